@@ -1,0 +1,130 @@
+// Host controls, the same on the TV and on the host phone: the game and its rule
+// options (between games), the players (kick, bots), lock, pause, start, end.
+
+import { has, t } from "./i18n.js";
+import { el } from "./dom.js";
+
+export const GAMES = ["kings-corner", "five-crowns"];
+
+/** The words for an option's value: its own entry, else on/off, else the value. */
+export function optionValueText(name, value) {
+  const key = `option.${name}.${value}`;
+  if (has(key)) return t(key);
+  if (typeof value === "boolean") return t(value ? "ui.on" : "ui.off");
+  return String(value);
+}
+
+function optionField(spec, value, send, enabled) {
+  const id = `opt-${spec.name}`;
+  const label = el("label", { for: id, text: t(`option.${spec.name}`) });
+  let input;
+  if (spec.choices) {
+    input = el(
+      "select",
+      { id },
+      spec.choices.map((choice, index) =>
+        el("option", { value: String(index), text: optionValueText(spec.name, choice) }),
+      ),
+    );
+    input.value = String(Math.max(0, spec.choices.findIndex((choice) => choice === value)));
+    input.addEventListener("change", () =>
+      send("set_options", { options: { [spec.name]: spec.choices[Number(input.value)] } }),
+    );
+  } else {
+    input = el("input", { id, type: "number", inputmode: "numeric" });
+    if (spec.minimum !== null && spec.minimum !== undefined) input.min = spec.minimum;
+    if (spec.maximum !== null && spec.maximum !== undefined) input.max = spec.maximum;
+    input.value = String(value ?? spec.default);
+    input.addEventListener("change", () => {
+      const number = Number.parseInt(input.value, 10);
+      if (Number.isInteger(number)) send("set_options", { options: { [spec.name]: number } });
+    });
+  }
+  input.disabled = !enabled;
+  return el("div", { class: "option" }, [label, input]);
+}
+
+function playerRow(player, view, send) {
+  const tags = [];
+  if (player.host) tags.push(el("span", { class: "badge", text: "♛", title: t("ui.host") }));
+  if (player.bot) tags.push(el("span", { class: "badge", text: "⚙", title: t("ui.bot") }));
+  const remove = player.bot && view.status === "lobby" ? "remove_bot" : "kick";
+  const button = el("button", {
+    type: "button",
+    class: "small danger",
+    text: t(remove === "kick" ? "ui.kick" : "ui.remove_bot"),
+    "aria-label": t(remove === "kick" ? "ui.kick_named" : "ui.remove_named", { name: player.name }),
+  });
+  button.addEventListener("click", () => send(remove, { seat: player.seat }));
+  const chip = el("div", { class: `player-chip ${player.online ? "online" : ""}`, role: "listitem" }, [
+    el("span", { class: "dot", "aria-hidden": "true" }),
+    el("span", { class: "name", text: player.name }),
+    ...tags,
+  ]);
+  return el("div", { class: "player-row" }, [chip, button]);
+}
+
+function button(text, op, send, { primary = false, params = undefined, disabled = false } = {}) {
+  const element = el("button", { type: "button", class: primary ? "primary" : "", text });
+  element.dataset.op = op;
+  element.disabled = disabled;
+  element.addEventListener("click", () => send(op, params));
+  return element;
+}
+
+/** The controls for `view` into `container`; `send(op, params)` publishes a host intent. */
+export function renderHostControls(container, view, send, { minSeats = 2 } = {}) {
+  const settingsOpen = view.status === "lobby" || view.status === "finished";
+  const parts = [];
+
+  const games = el("div", { class: "games", role: "group", "aria-label": t("ui.game") });
+  for (const game of GAMES) {
+    const choice = el("button", { type: "button", class: "game-choice", text: t(`game.${game}`) });
+    choice.setAttribute("aria-pressed", String(view.game === game));
+    choice.disabled = !settingsOpen;
+    choice.addEventListener("click", () => view.game !== game && send("set_game", { game }));
+    games.append(choice);
+  }
+  parts.push(el("h3", { text: t("ui.game") }), games);
+
+  const specs = view.option_specs || [];
+  if (specs.length) {
+    const options = el("div", { class: "options" });
+    for (const spec of specs) {
+      options.append(optionField(spec, view.options?.[spec.name], send, settingsOpen));
+    }
+    parts.push(el("h3", { text: t("ui.options") }), options);
+  }
+
+  parts.push(el("h3", { text: t("ui.players_count", { count: view.players.length }) }));
+  const players = el("div", { class: "player-list", role: "list" });
+  for (const player of view.players) players.append(playerRow(player, view, send));
+  if (!view.players.length) players.append(el("p", { class: "muted", text: t("ui.no_players") }));
+  parts.push(players);
+
+  const table = el("div", { class: "host-buttons" });
+  if (view.status === "lobby") {
+    table.append(button(t("ui.add_bot"), "add_bot", send));
+    table.append(
+      button(t("ui.start"), "start", send, { primary: true, disabled: view.players.length < minSeats }),
+    );
+  }
+  if (view.status === "round_over") table.append(button(t("ui.next_round"), "next_round", send, { primary: true }));
+  if (view.status === "finished") table.append(button(t("ui.rematch"), "rematch", send, { primary: true }));
+  table.append(button(t(view.locked ? "ui.unlock" : "ui.lock"), view.locked ? "unlock" : "lock", send));
+  if (view.status === "playing") {
+    table.append(button(t(view.paused ? "ui.resume" : "ui.pause"), view.paused ? "resume" : "pause", send));
+  }
+  if (view.status === "playing" || view.status === "round_over") {
+    table.append(button(t("ui.end_session"), "end_session", send));
+  }
+  parts.push(table);
+  container.replaceChildren(...parts);
+}
+
+/** A key that changes only when what the host controls show changes (keeps focus). */
+export function hostControlsKey(view) {
+  return JSON.stringify([
+    view.status, view.game, view.options, view.option_specs, view.players, view.locked, view.paused,
+  ]);
+}

@@ -1,0 +1,539 @@
+// The phone page: join with a name, then hold the private hand. It shows only what the
+// seat's own view says, always the newest one, and acts only through seat intents.
+
+import { Link, isOlder, newId, postJson, topics } from "./net.js";
+import { language, languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
+import { renderHostControls } from "./host.js";
+import { cardElement, cardText, sortHand } from "./cards.js";
+import { allNames, errorText, eventText, gameModule, nameOf, setGame, setNames } from "./table.js";
+import { dragSource } from "./drag.js";
+
+const STORE = "gamenight.seats";
+const NAME_KEY = "gamenight.name";
+const PENDING_TIMEOUT = 5000;
+const HAND_ROW = 7;
+
+const $ = (id) => document.getElementById(id);
+const page = {
+  config: null,
+  creds: null,
+  link: null,
+  seatView: null,
+  tableView: null,
+  shownState: null,
+  selection: null, // {card} or {pile}
+  goOutMode: false,
+  pending: null, // {id, timer}
+  wakeLock: null,
+  presenceFixedAt: 0,
+};
+
+// ------------------------------------------------------------------ credentials
+
+function tableFromPath() {
+  const match = location.pathname.match(/^\/join\/([A-Za-z0-9]{3,12})\/?$/);
+  return match ? match[1].toUpperCase() : null;
+}
+
+function savedSeats() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function saveCreds(creds) {
+  const seats = savedSeats();
+  seats[creds.table] = creds;
+  localStorage.setItem(STORE, JSON.stringify(seats));
+}
+
+function forgetCreds(table) {
+  const seats = savedSeats();
+  delete seats[table];
+  localStorage.setItem(STORE, JSON.stringify(seats));
+}
+
+// ------------------------------------------------------------------ joining
+
+function showJoin(table, messageKey = null) {
+  $("join-form").hidden = false;
+  $("play").hidden = true;
+  $("waiting").hidden = true;
+  $("code-field").hidden = Boolean(table);
+  $("join-code").value = table || "";
+  $("join-name").value = localStorage.getItem(NAME_KEY) || "";
+  $("join-error").textContent = messageKey ? t(messageKey) : "";
+  (table ? $("join-name") : $("join-code")).focus();
+}
+
+async function onJoin(event) {
+  event.preventDefault();
+  const code = $("join-code").value.trim().toUpperCase();
+  const name = $("join-name").value.trim();
+  if (!/^[A-Z0-9]{3,12}$/.test(code)) {
+    $("join-error").textContent = errorText({ code: "unknown_table", params: { table: code } });
+    return;
+  }
+  const button = event.submitter || $("join-form").querySelector("button");
+  button.disabled = true;
+  const result = await postJson(`/api/tables/${code}/join`, { name, lang: language() });
+  button.disabled = false;
+  if (!result.ok) {
+    $("join-error").textContent = errorText(result.body.error);
+    return;
+  }
+  localStorage.setItem(NAME_KEY, name);
+  const creds = result.body;
+  saveCreds(creds);
+  history.replaceState(null, "", `/join/${creds.table}`);
+  connect(creds);
+}
+
+// ------------------------------------------------------------------ broker
+
+function seatTopic(name) {
+  return topics.seat(page.creds.table, page.creds.seat, name);
+}
+
+function publishPresence() {
+  page.link.publish(seatTopic("presence"), { v: 1, online: true }, { retain: true });
+}
+
+function requestSync() {
+  if (page.link) page.link.publish(seatTopic("intent"), { v: 1, id: newId("sync"), op: "sync" });
+}
+
+function connect(creds) {
+  page.creds = creds;
+  page.seatView = null;
+  page.tableView = null;
+  if (page.link) page.link.end();
+  const table = creds.table;
+  $("join-form").hidden = true;
+  $("my-name").textContent = "";
+  $("table-label").textContent = table;
+  const subscriptions = [
+    topics.tableView(table),
+    topics.tableEvents(table),
+    topics.seat(table, creds.seat, "view"),
+    topics.seat(table, creds.seat, "reply"),
+  ];
+  if (creds.host) subscriptions.push(topics.hostReply(table));
+  const link = new Link({
+    url: page.config.ws_url,
+    username: creds.username,
+    password: creds.password,
+    // The same id after a reload takes over the old connection at once.
+    clientId: creds.username,
+    will: { topic: topics.seat(table, creds.seat, "presence"), message: { v: 1, online: false } },
+    subscriptions,
+    onConnect: () => {
+      publishPresence();
+      requestSync();
+    },
+    onStatus: (status) => {
+      showConnection(status === "refused" ? "error" : status, t);
+      if (status === "refused") lostSeat("ui.seat_lost");
+    },
+  });
+  link.on(topics.tableView(table), onTableView);
+  link.on(topics.seat(table, creds.seat, "view"), onSeatView);
+  link.on(topics.seat(table, creds.seat, "reply"), onReply);
+  link.on(topics.tableEvents(table), onEvents);
+  link.on(topics.hostReply(table), (reply) => reply.status === "error" && toast(errorText(reply.error)));
+  page.link = link;
+}
+
+function lostSeat(messageKey) {
+  const table = page.creds.table;
+  forgetCreds(table);
+  if (page.link) page.link.end();
+  page.link = null;
+  keepAwake(false);
+  showJoin(table, messageKey);
+}
+
+// ------------------------------------------------------------------ messages
+
+function onTableView(view) {
+  if (isOlder(view, page.tableView)) return;
+  page.tableView = view;
+  setNames(view.players);
+  setGame(view.game);
+  const me = view.players.find((player) => player.seat === page.creds.seat);
+  // A late last will from an old connection can mark us offline: say otherwise.
+  if (me && !me.online && page.link && Date.now() - page.presenceFixedAt > 3000) {
+    page.presenceFixedAt = Date.now();
+    publishPresence();
+  }
+  render();
+}
+
+function onSeatView(view) {
+  if (view.kicked) {
+    lostSeat("ui.kicked");
+    return;
+  }
+  if (isOlder(view, page.seatView)) return;
+  const moved = !page.seatView || view.seq !== page.seatView.seq;
+  page.seatView = view;
+  if (moved) {
+    page.goOutMode = false;
+    if (page.selection && !stillSelectable(page.selection)) page.selection = null;
+  }
+  render();
+}
+
+function onReply(reply) {
+  if (!page.pending || reply.id !== page.pending.id) return;
+  clearTimeout(page.pending.timer);
+  page.pending = null;
+  if (reply.status === "error") {
+    toast(errorText(reply.error));
+    if (reply.error.code === "stale_seq") requestSync();
+  }
+  render();
+}
+
+function onEvents(message) {
+  const last = message.events[message.events.length - 1];
+  if (last) $("last-event").textContent = eventText(last);
+}
+
+// ------------------------------------------------------------------ acting
+
+function legalActions() {
+  return page.seatView?.state?.legal_actions || [];
+}
+
+function stillSelectable(selection) {
+  const state = page.seatView?.state;
+  if (!state) return false;
+  if (selection.card) return (state.hand || []).includes(selection.card);
+  return legalActions().some((action) => action.type === "move" && action.from === selection.pile);
+}
+
+/** Send one action, carrying the seq of the view it was chosen on. */
+function act(action) {
+  if (page.pending || !page.seatView || !page.link) return;
+  const id = newId("a");
+  const player = page.seatView.player || page.creds.player_id;
+  page.link.publish(seatTopic("intent"), { v: 1, id, op: "act", seq: page.seatView.seq, player, action });
+  page.pending = {
+    id,
+    timer: setTimeout(() => {
+      page.pending = null;
+      requestSync();
+      render();
+    }, PENDING_TIMEOUT),
+  };
+  page.selection = null;
+  page.goOutMode = false;
+  render();
+}
+
+function select(selection) {
+  page.selection = selection;
+  render();
+}
+
+function onCard(code) {
+  if (page.pending) return;
+  if (page.goOutMode) {
+    act({ type: "go_out", discard: code });
+    return;
+  }
+  select(page.selection?.card === code ? null : { card: code });
+}
+
+function onPile(name) {
+  if (page.pending) return;
+  const selection = page.selection;
+  if (selection?.card) {
+    act({ type: "play", card: selection.card, pile: name });
+    return;
+  }
+  if (selection?.pile) {
+    if (selection.pile === name) select(null);
+    else act({ type: "move", from: selection.pile, to: name });
+    return;
+  }
+  if (legalActions().some((action) => action.type === "move" && action.from === name)) {
+    select({ pile: name });
+  }
+}
+
+function onStock() {
+  const legal = legalActions();
+  const draw = legal.find((action) => action.type === "draw" && action.source !== "discard");
+  act(draw || { type: "draw" });
+}
+
+function onDiscard() {
+  if (page.selection?.card) act({ type: "discard", card: page.selection.card });
+  else act({ type: "draw", source: "discard" });
+}
+
+/** Where the selected card or pile may go, from the legal actions of the seat's view. */
+function targets() {
+  const piles = new Set();
+  let discard = false;
+  const selection = page.selection;
+  for (const action of legalActions()) {
+    if (selection?.card && action.type === "play" && action.card === selection.card) piles.add(action.pile);
+    if (selection?.card && action.type === "discard" && action.card === selection.card) discard = true;
+    if (selection?.pile && action.type === "move" && action.from === selection.pile) piles.add(action.to);
+  }
+  return { piles, discard };
+}
+
+function actionButtons(state) {
+  const legal = legalActions();
+  const buttons = [];
+  const add = (kind, text, onClick, primary = false) => {
+    const button = el("button", { type: "button", class: primary ? "primary" : "", text, "data-action": kind });
+    button.disabled = Boolean(page.pending);
+    button.addEventListener("click", onClick);
+    buttons.push(button);
+  };
+  const draw = legal.find((action) => action.type === "draw" && action.source !== "discard");
+  if (draw) {
+    const endsTurn = state.phase === "play";
+    add("draw", t(endsTurn ? "ui.draw_and_end" : "ui.draw"), () => act(draw), true);
+  }
+  const take = legal.find((action) => action.type === "draw" && action.source === "discard");
+  if (take) add("take", t("ui.take_discard", { card: cardText(state.discard_top) }), () => act(take));
+  const card = page.selection?.card;
+  if (card && legal.some((action) => action.type === "discard" && action.card === card)) {
+    add("discard", t("ui.discard_card", { card: cardText(card) }), () => act({ type: "discard", card }), true);
+  }
+  const goOuts = legal.filter((action) => action.type === "go_out");
+  if (goOuts.length) {
+    const chosen = goOuts.find((action) => action.discard === card);
+    add("go_out", chosen ? t("ui.go_out_with", { card: cardText(card) }) : t("ui.go_out"), () => {
+      if (chosen) act(chosen);
+      else if (goOuts.length === 1) act(goOuts[0]);
+      else {
+        page.goOutMode = true;
+        page.selection = null;
+        toast(t("ui.pick_go_out_discard"));
+        render();
+      }
+    }, true);
+  }
+  if (legal.some((action) => action.type === "end_turn")) {
+    add("end_turn", t("ui.end_turn"), () => act({ type: "end_turn" }), !draw);
+  }
+  return buttons;
+}
+
+// ------------------------------------------------------------------ drawing
+
+function renderHand(state) {
+  const legal = legalActions();
+  const hand = sortHand(state.hand || [], gameModule(state.game).sortRules(state));
+  const goOutCards = new Set(legal.filter((a) => a.type === "go_out").map((a) => a.discard));
+  const usable = new Set(legal.flatMap((a) => [a.card, a.discard]).filter(Boolean));
+  const wild = gameModule(state.game).sortRules(state).wild;
+  const before = page.shownState?.hand || null;
+  const cards = hand.map((code) => {
+    const card = cardElement(code, { tag: "button", wild });
+    card.type = "button";
+    if (page.selection?.card === code) card.classList.add("selected");
+    if (usable.has(code)) card.classList.add("playable");
+    if (page.goOutMode && goOutCards.has(code)) card.classList.add("go-out-choice");
+    if (before && !before.includes(code)) card.classList.add("arrive");
+    card.setAttribute("aria-pressed", String(page.selection?.card === code));
+    card.addEventListener("click", () => onCard(code));
+    dragSource(card, { card: code }, { begin: beginDrag, drop: dropOn });
+    return card;
+  });
+  // Rows of at most seven cards, each row overlapping a little: big cards, one glance.
+  const rows = [];
+  const perRow = Math.ceil(cards.length / Math.ceil(cards.length / HAND_ROW));
+  for (let start = 0; start < cards.length; start += perRow) {
+    rows.push(el("div", { class: "hand-row" }, cards.slice(start, start + perRow)));
+  }
+  $("hand").replaceChildren(...rows);
+  $("hand").classList.toggle("pending", Boolean(page.pending));
+}
+
+function beginDrag(selection) {
+  page.selection = selection;
+  markTargets();
+}
+
+function dropOn(selection, target) {
+  page.selection = selection;
+  if (!target) {
+    render();
+    return;
+  }
+  if (target === "stock") onStock();
+  else if (target === "discard") onDiscard();
+  else onPile(target);
+}
+
+/** Re-mark the board's targets without redrawing it (during a drag). */
+function markTargets() {
+  const { piles, discard } = targets();
+  for (const cell of $("board").querySelectorAll("[data-pile]")) {
+    const name = cell.dataset.pile;
+    cell.classList.toggle("target", piles.has(name) || (name === "discard" && discard));
+  }
+}
+
+function renderPlay(view, table) {
+  const state = view.state;
+  $("play").dataset.seq = String(view.seq); // what the hand shows: tests and bug reports read it
+  const module = gameModule(state.game);
+  const mine = state.current_seat === view.seat;
+  const turn = $("turn-line");
+  turn.textContent = mine
+    ? t("ui.your_turn", { phase: module.phaseText(state) })
+    : state.current_seat === null
+      ? t(`status.${table?.status || "round_over"}`)
+      : t("ui.waiting_for", { name: nameOf(state.current_seat), phase: module.phaseText(state) });
+  turn.classList.toggle("mine", mine);
+  $("others").replaceChildren(
+    ...allNames(state.hand_counts.length)
+      .map((name, seat) => ({ name, seat }))
+      .filter(({ seat }) => seat !== view.seat)
+      .map(({ name, seat }) => {
+        const chip = el("div", { class: "player-chip", role: "listitem" }, [
+          el("span", { class: "name", text: name }),
+          el("span", { class: "mini-back", "aria-hidden": "true" }),
+          el("span", { class: "stat", text: t("ui.n_cards", { count: state.hand_counts[seat] }) }),
+        ]);
+        chip.classList.toggle("turn", state.current_seat === seat);
+        chip.classList.toggle("online", Boolean(table?.players.find((p) => p.seat === seat)?.online));
+        return chip;
+      }),
+  );
+  const { piles, discard } = targets();
+  module.renderBoard($("board"), state, {
+    previous: page.shownState,
+    targets: piles,
+    source: page.selection?.pile || null,
+    discardTarget: discard,
+    onPile,
+    onStock,
+    onDiscard,
+    hint: mine ? state.hint : null,
+    names: allNames(state.hand_counts.length),
+    dragPile: (cell, name) =>
+      legalActions().some((action) => action.type === "move" && action.from === name) &&
+      dragSource(cell, { pile: name }, { begin: beginDrag, drop: dropOn }),
+  });
+  $("actions").replaceChildren(...(mine ? actionButtons(state) : []));
+  renderHand(state);
+  page.shownState = state;
+}
+
+function renderWaiting(view, table) {
+  $("play").hidden = true;
+  $("waiting").hidden = false;
+  const status = table?.status || "lobby";
+  const text = status === "lobby"
+    ? t(view?.host ? "ui.waiting_host_start" : "ui.waiting_start")
+    : t(`status.${status}`);
+  $("waiting-text").textContent = text;
+  $("lobby-players").replaceChildren(
+    ...(table?.players || []).map((player) =>
+      el("div", { class: `player-chip${player.online ? " online" : ""}`, role: "listitem" }, [
+        el("span", { class: "dot", "aria-hidden": "true" }),
+        el("span", { class: "name", text: player.name }),
+      ]),
+    ),
+  );
+  const parts = [];
+  if (view?.state && (status === "round_over" || status === "finished")) {
+    parts.push(gameModule(view.state.game).scoreSheet(view.state, allNames(view.state.hand_counts.length)));
+  }
+  if (view?.host && table) {
+    const controls = el("div", { class: "host-controls" });
+    renderHostControls(controls, table, sendHost);
+    parts.push(controls);
+  }
+  $("score-body").replaceChildren(...parts);
+}
+
+function render() {
+  const view = page.seatView;
+  const table = page.tableView;
+  if (!page.creds) return;
+  $("my-name").textContent = view?.name || "";
+  $("host-open").hidden = !view?.host;
+  $("paused").hidden = !table?.paused;
+  document.body.classList.toggle("five-crowns", (table?.game || view?.state?.game) === "five-crowns");
+  const playing = Boolean(view?.state) && table?.status === "playing";
+  keepAwake(playing);
+  if (playing) {
+    $("waiting").hidden = true;
+    $("play").hidden = false;
+    renderPlay(view, table);
+  } else {
+    page.shownState = null;
+    renderWaiting(view, table);
+  }
+  if ($("host-panel").open && table) renderHostControls($("host-panel-body"), table, sendHost);
+}
+
+function sendHost(op, params) {
+  if (!page.link) return;
+  const message = { v: 1, id: newId("h"), op, player: page.creds.player_id };
+  if (params) message.params = params;
+  page.link.publish(topics.hostIntent(page.creds.table), message);
+}
+
+// ------------------------------------------------------------------ screen
+
+async function keepAwake(on) {
+  if (!("wakeLock" in navigator)) return;
+  if (on && !page.wakeLock && document.visibilityState === "visible") {
+    page.wakeLock = "asking";
+    try {
+      const lock = await navigator.wakeLock.request("screen");
+      page.wakeLock = lock;
+      lock.addEventListener("release", () => {
+        if (page.wakeLock === lock) page.wakeLock = null;
+      });
+    } catch {
+      page.wakeLock = null; // refused (battery saver, no user gesture yet): carry on
+    }
+  } else if (!on && page.wakeLock && page.wakeLock !== "asking") {
+    const lock = page.wakeLock;
+    page.wakeLock = null;
+    lock.release().catch(() => {});
+  }
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState !== "visible" || !page.link) return;
+  requestSync(); // back from sleep: ask for the newest view rather than trust what is held
+  render();
+});
+
+async function main() {
+  await setLanguage(preferredLanguage());
+  translatePage();
+  languageSwitch($("lang"), render);
+  fourColourToggle($("four-colour"));
+  closableDialogs();
+  $("join-form").addEventListener("submit", onJoin);
+  $("host-open").addEventListener("click", () => {
+    if (!page.tableView) return;
+    renderHostControls($("host-panel-body"), page.tableView, sendHost);
+    $("host-panel").showModal();
+  });
+  page.config = await (await fetch("/api/config")).json();
+  const table = tableFromPath();
+  const creds = table ? savedSeats()[table] : null;
+  if (creds) connect(creds);
+  else showJoin(table);
+}
+
+main();

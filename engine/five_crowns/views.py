@@ -1,0 +1,102 @@
+"""What each screen may see: the TV (no hidden card) and each seat (its own hand too)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import IllegalActionError
+from engine.five_crowns.melds import best_arrangement
+from engine.five_crowns.model import TIEBREAK_ROUND, Phase, cards_dealt
+from engine.five_crowns.rounds import game_outcome, seats_in_order
+from engine.five_crowns.turns import hint, legal_actions
+
+if TYPE_CHECKING:
+    from engine.five_crowns.state import FiveCrownsState
+
+GAME = "five-crowns"
+
+
+def _last_turns_left(state: FiveCrownsState) -> int | None:
+    """After someone went out: how many players still have their last turn (this one too)."""
+    if state.went_out is None or state.turn is None:
+        return None
+    order = seats_in_order(state.players, state.went_out, state.seats)
+    return len(order) - 1 - order.index(state.turn)
+
+
+def _score_sheet(state: FiveCrownsState) -> list[dict[str, Any]]:
+    start = state.variant.start_round
+    return [
+        {
+            "round": start + index if index < state.regular_rounds else TIEBREAK_ROUND,
+            "penalties": list(row),
+        }
+        for index, row in enumerate(state.history)
+    ]
+
+
+def _last_round(state: FiveCrownsState) -> dict[str, Any] | None:
+    last = state.last_round
+    if last is None:
+        return None
+    wild_rank = cards_dealt(last.round)
+    return {
+        "round": last.round,
+        "wild_rank": wild_rank,
+        "went_out": last.went_out,
+        "results": [
+            {"seat": seat, **best_arrangement(last.hands[seat], wild_rank).to_dict()}
+            for seat in state.players_of(last.round)
+        ],
+    }
+
+
+def public_view(state: FiveCrownsState) -> dict[str, Any]:
+    """The TV's view: counts, the discard pile's top, scores; never a hidden card."""
+    playing = state.phase in (Phase.DRAW, Phase.DISCARD)
+    laid_down = None
+    if playing and state.went_out is not None:  # laid face up on the table
+        arrangement = best_arrangement(state.hands[state.went_out], state.wild_rank)
+        laid_down = [meld.to_dict() for meld in arrangement.melds]
+    outcome = game_outcome(state)
+    return {
+        "game": GAME,
+        "phase": str(state.phase),
+        "last_turn": playing and state.went_out is not None,
+        "last_turns_left": _last_turns_left(state),
+        "round": state.round,
+        "tiebreak_round": state.round == TIEBREAK_ROUND,
+        "first_round": state.variant.start_round,
+        "cards_dealt": state.cards_dealt,
+        "wild_rank": state.wild_rank,
+        "dealer": state.dealer,
+        "current_seat": state.turn,
+        "players": list(state.players),
+        "stock_count": len(state.stock),
+        "discard_top": str(state.discard[-1]) if state.discard else None,
+        "discard_count": len(state.discard),
+        "taken_from_discard": None if state.taken is None else str(state.taken),
+        "hand_counts": [len(hand) for hand in state.hands],
+        "went_out": state.went_out,
+        "laid_down": laid_down,
+        "scores": list(state.totals()),
+        "score_sheet": _score_sheet(state),
+        "last_round": _last_round(state),
+        "outcome": None if outcome is None else outcome.to_dict(),
+        "options": state.variant.to_dict(),
+    }
+
+
+def view_for(state: FiveCrownsState, seat: int | None) -> dict[str, Any]:
+    """``seat``'s view (its hand, legal actions and a hint); None: the TV's."""
+    view = public_view(state)
+    if seat is None:
+        return view
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+        raise IllegalActionError("bad_seat", seat=seat)
+    playing = state.phase in (Phase.DRAW, Phase.DISCARD) and seat in state.players
+    view["seat"] = seat
+    view["hand"] = [str(card) for card in state.hands[seat]]
+    view["legal_actions"] = [action.to_wire() for action in legal_actions(state, seat)]
+    view["hint"] = hint(state, seat) if playing else None
+    return view

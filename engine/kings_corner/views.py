@@ -1,0 +1,49 @@
+"""What each seat, and the TV, may see of a state: JSON-ready dicts, never a hidden card."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import IllegalActionError
+from engine.kings_corner.setup import NAME
+from engine.kings_corner.tables import TEXT
+
+if TYPE_CHECKING:
+    from engine.kings_corner.state import State
+
+
+def view_for(state: State, seat: int | None) -> dict[str, Any]:
+    """The public table, plus the seat's own hand and legal actions when ``seat`` is given.
+
+    Nobody sees the stock's order or another seat's cards; the first-dealer draws and the
+    piles are face up for everyone.
+    """
+    if seat is not None and (isinstance(seat, bool) or not 0 <= seat < state.seats):
+        raise IllegalActionError("no_such_seat", seat=seat)
+    last = state.history[-1].to_dict() if state.history else None
+    outcome = state.outcome()
+    view: dict[str, Any] = {
+        "game": NAME,
+        "phase": state.phase,
+        "round": state.round_number,
+        "dealer": state.dealer,
+        "current_seat": state.current_seat,
+        "piles": {name: [str(card) for card in pile] for name, pile in state.piles.items()},
+        "stock_count": state.stock_count,
+        "hand_counts": list(state.hand_counts),
+        "scores": list(state.scores),
+        "options": state.options,
+        "idle_turns": state.idle_turns,
+        "extra_turn_due": state.king_cornered_this_turn and state.setup.royal_kings,
+        "dealer_draws": [
+            [{"seat": drawer, "card": TEXT[card]} for drawer, card in draw]
+            for draw in state.setup.dealer_draws
+        ],
+        "last_round": last,
+        "outcome": outcome.to_dict() if outcome is not None else None,
+    }
+    if seat is not None:
+        view["seat"] = seat
+        view["hand"] = [str(card) for card in state.hand(seat)]
+        view["legal_actions"] = [action.to_wire() for action in state.legal_actions(seat)]
+    return view

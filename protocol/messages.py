@@ -1,0 +1,90 @@
+"""Encode and decode the JSON messages of ``protocol/schemas``, refusing anything off-schema.
+
+Every refusal is a ``ProtocolError`` with a stable code and parameters, so the tables
+service can answer the sender in its own language:
+
+- ``payload_too_large`` {size, limit}
+- ``bad_json`` {}
+- ``bad_message`` {kind, path, keyword}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from protocol.schema import SchemaViolation, validate
+
+MAX_PAYLOAD = 16 * 1024
+MESSAGE_KINDS = (
+    "intent",
+    "host_intent",
+    "reply",
+    "table_view",
+    "seat_view",
+    "events",
+    "presence",
+    "say",
+    "service_status",
+    "lobby_create",
+    "lobby_join",
+)
+
+
+class ProtocolError(ValueError):
+    """A message that is not one of ours: a code and its parameters."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params)}
+
+
+@cache
+def schema(kind: str) -> Mapping[str, Any]:
+    """The JSON Schema of a message kind."""
+    if kind not in MESSAGE_KINDS:
+        raise KeyError(kind)
+    text = resources.files("protocol").joinpath("schemas", f"{kind}.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def check(kind: str, message: Any) -> dict[str, Any]:
+    """Return ``message`` if it fits the schema of ``kind``; raise ``ProtocolError`` if not."""
+    try:
+        validate(message, schema(kind))
+    except SchemaViolation as violation:
+        raise ProtocolError(
+            "bad_message", kind=kind, path=violation.path, keyword=violation.keyword
+        ) from None
+    result: dict[str, Any] = message
+    return result
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode(kind: str, payload: bytes | str, limit: int = MAX_PAYLOAD) -> dict[str, Any]:
+    """Parse and check one message received on the wire."""
+    if len(payload) > limit:
+        raise ProtocolError("payload_too_large", size=len(payload), limit=limit)
+    try:
+        message = json.loads(payload, parse_constant=_refuse_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: deeply nested arrays fit in the size limit but not in the parser.
+        raise ProtocolError("bad_json") from None
+    return check(kind, message)
+
+
+def encode(kind: str, message: Mapping[str, Any]) -> bytes:
+    """Check a message against its schema and serialise it compactly."""
+    check(kind, dict(message))
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")

@@ -1,0 +1,1 @@
+"""Game Night processes: they talk to each other only over MQTT."""

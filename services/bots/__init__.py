@@ -1,0 +1,1 @@
+"""Computer players: plain protocol clients that read only their own seat's view."""

@@ -1,0 +1,26 @@
+"""``python -m services.bots --broker mqtt://HOST:PORT``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from services.bots.runner import BotsRunner
+from services.runtime import configure_logging, serve_until_signal, service_url
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m services.bots", description=__doc__)
+    parser.add_argument("--broker", default="mqtt://127.0.0.1:1883")
+    parser.add_argument("--secret-file", type=Path, default=None)
+    parser.add_argument("--think", type=float, default=0.8, help="seconds before each move")
+    args = parser.parse_args(argv)
+    configure_logging()
+    runner = BotsRunner(service_url(args.broker, "bots", args.secret_file), args.think)
+    runner.start()
+    return serve_until_signal(runner.stop)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""The bots service: plays every seat the tables service marks as a bot.
+
+It learns which seats are bots from the public table views, then follows each bot seat's
+own view (and nothing else of that table) and answers with intents like a phone would.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import Any, Self
+
+from protocol import topics
+from protocol.messages import ProtocolError, decode, encode
+from services.bots.strategy import choose_action
+from services.mqtt import BrokerUrl, MqttClient
+
+log = logging.getLogger("gamenight.bots")
+ALL_TABLE_VIEWS = f"{topics.BASE}/table/+/view"
+
+
+@dataclass
+class _TableInfo:
+    paused: bool = False
+    playing: bool = False
+
+
+class BotsRunner:
+    """Follows bot seats and plays them after a short, human-looking pause."""
+
+    def __init__(self, broker: str | BrokerUrl, think_seconds: float = 0.8) -> None:
+        self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
+        self.think_seconds = think_seconds
+        self.client = MqttClient(self.url, service="bots")
+        self._lock = threading.Lock()
+        self._tables: dict[str, _TableInfo] = {}
+        self._followed: set[tuple[str, int]] = set()
+        self._acted: dict[tuple[str, int], tuple[int, int]] = {}
+        self._timers: set[threading.Timer] = set()
+        self._stopped = False
+
+    def start(self, timeout: float = 10.0) -> Self:
+        self.client.subscribe(ALL_TABLE_VIEWS, self._on_table_view, qos=1)
+        self.client.start()
+        self.client.wait_connected(timeout)
+        return self
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            timers = list(self._timers)
+        for timer in timers:
+            timer.cancel()
+        self.client.stop()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def _on_table_view(self, topic: str, payload: bytes) -> None:
+        try:
+            view = decode("table_view", payload, limit=1 << 20)
+        except ProtocolError:
+            return
+        code = str(view["table"])
+        info = self._tables.setdefault(code, _TableInfo())
+        info.paused, info.playing = bool(view["paused"]), view["status"] == "playing"
+        for player in view["players"]:
+            key = (code, int(player["seat"]))
+            if player["bot"] and key not in self._followed:
+                self._followed.add(key)
+                self.client.subscribe(
+                    topics.seat_topic(code, key[1], "view"), self._on_seat_view, qos=1
+                )
+            elif not player["bot"] and key in self._followed:
+                self._followed.discard(key)
+                self.client.unsubscribe(topics.seat_topic(code, key[1], "view"))
+
+    def _on_seat_view(self, topic: str, payload: bytes) -> None:
+        try:
+            view = decode("seat_view", payload, limit=1 << 20)
+        except ProtocolError:
+            return
+        code, seat = str(view["table"]), int(view["seat"])
+        state: dict[str, Any] | None = view["state"]
+        info = self._tables.get(code)
+        if state is None or info is None or info.paused or (code, seat) not in self._followed:
+            return
+        if state.get("current_seat") != seat or "player" not in view:
+            return
+        stamp = (int(view["epoch"]), int(view["seq"]))
+        if self._acted.get((code, seat), (-1, -1)) >= stamp:
+            return  # already answered this view (or a newer one)
+        action = choose_action(state)
+        if action is None:
+            return
+        self._acted[(code, seat)] = stamp
+        intent = {"v": 1, "id": uuid.uuid4().hex[:16], "op": "act", "seq": stamp[1],
+                  "player": view["player"], "action": action}
+        self._later(topics.seat_topic(code, seat, "intent"), encode("intent", intent))
+
+    def _later(self, topic: str, payload: bytes) -> None:
+        if self.think_seconds <= 0:
+            self.client.publish(topic, payload, qos=1)
+            return
+
+        def send() -> None:
+            with self._lock:
+                self._timers.discard(timer)
+                if self._stopped:
+                    return
+            self.client.publish(topic, payload, qos=1)
+
+        timer = threading.Timer(self.think_seconds, send)
+        timer.daemon = True
+        with self._lock:
+            if self._stopped:
+                return
+            self._timers.add(timer)
+        timer.start()
+
+

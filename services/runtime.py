@@ -1,0 +1,43 @@
+"""What every service's ``__main__`` needs: its broker login and a clean stop on a signal."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from services.broker.credentials import ServiceCredentials
+from services.mqtt import BrokerUrl
+
+
+def service_url(broker: str, name: str, secret_file: Path | None = None) -> BrokerUrl:
+    """The broker URL with the service's own login, unless the URL already carries one."""
+    url = BrokerUrl.parse(broker)
+    if url.username is not None:
+        return url
+    credentials = ServiceCredentials.load(secret_file)
+    return url.with_credentials(name, credentials.password(name))
+
+
+def wait_for_signal() -> None:
+    """Block until Ctrl-C or SIGTERM."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with contextlib.suppress(KeyboardInterrupt):
+        stop.wait()
+
+
+def serve_until_signal(stop: Callable[[], None]) -> int:
+    """Set up logging, wait for a signal, then stop the service."""
+    try:
+        wait_for_signal()
+    finally:
+        stop()
+    return 0
+
+
+def configure_logging() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")

@@ -1,0 +1,84 @@
+"""Runs the tables service against a broker: one MQTT session, handled in paho's thread.
+
+Messages are handled in paho's network thread, inside ``on_message``. paho acknowledges a
+QoS 1 message only after that callback returns, so an intent is acknowledged after its
+entry is committed: a kill -9 at any moment leads to a redelivery (answered again, never
+applied twice, thanks to intent ids), never to a loss. Broker accounts are provisioned
+over a second connection, so waiting for the broker's answer cannot block this thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Self
+
+from protocol import topics
+from services.broker.accounts import BrokerAccounts
+from services.mqtt import BrokerUrl, MqttClient
+from services.tables.service import TablesService
+from services.tables.store import Store
+
+log = logging.getLogger("gamenight.tables")
+
+CLIENT_ID = "gamenight-tables"
+SUBSCRIPTIONS = (
+    topics.ALL_SEAT_INTENTS,
+    topics.ALL_HOST_INTENTS,
+    topics.ALL_SEAT_PRESENCE,
+    topics.ALL_LOBBY_REQUESTS,
+)
+
+
+class TablesRunner:
+    """The tables service wired to a broker; ``start()`` returns once it serves."""
+
+    def __init__(self, broker: str | BrokerUrl, data: str | Path, owner: str = CLIENT_ID) -> None:
+        self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
+        self.data = Path(data)
+        self.owner = owner
+        self._lock = threading.Lock()
+        self.store: Store | None = None
+        self.accounts: BrokerAccounts | None = None
+        self.client: MqttClient | None = None
+        self.service: TablesService | None = None
+
+    def start(self, timeout: float = 10.0) -> Self:
+        self.store = Store(self.data)
+        self.accounts = BrokerAccounts.connect(self.url, timeout)
+        # A persistent session: intents sent while we were down wait in the broker.
+        self.client = MqttClient(self.url, client_id=self.owner, persistent=True, service="tables")
+        self.service = TablesService(self.store, self._publish, self.accounts, self.owner)
+        # Rebuild before connecting: intents queued in the broker arrive as soon as we
+        # connect, and must find their tables. paho queues the views published meanwhile.
+        self.service.restore()
+        for topic_filter in SUBSCRIPTIONS:
+            self.client.subscribe(topic_filter, self._handle, qos=1)
+        self.client.start()
+        self.client.wait_connected(timeout)
+        log.info("tables service ready on %s", self.url)
+        return self
+
+    def _publish(self, topic: str, payload: bytes, retain: bool) -> None:
+        assert self.client is not None
+        self.client.publish(topic, payload, qos=1, retain=retain)
+
+    def _handle(self, topic: str, payload: bytes) -> None:
+        assert self.service is not None
+        with self._lock:
+            self.service.handle(topic, payload)
+
+    def stop(self) -> None:
+        if self.client is not None:
+            self.client.stop()
+        if self.accounts is not None:
+            self.accounts.close()
+        if self.store is not None:
+            self.store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()

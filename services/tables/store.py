@@ -1,0 +1,168 @@
+"""The tables service's SQLite file: tables, players, the append-only log, results.
+
+WAL with ``synchronous=NORMAL``: a commit survives a crash of the process (the case we
+test with kill -9); only a power cut may lose the last few commits, which is the usual
+trade for sub-millisecond appends.
+
+Ownership: each table row carries an ``epoch`` that only grows. A service that takes a
+table bumps it; an append checks it inside the same transaction, so a second copy of the
+service that lost the table can never write to it (``LeaseLostError``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+OPEN_STATUSES = ("lobby", "playing", "round_over", "finished")
+
+
+class LeaseLostError(Exception):
+    """Another copy of the service owns this table now."""
+
+
+class Store:
+    """Typed access to the database file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA busy_timeout=5000")
+        self.db = sqlite_utils.Database(conn)
+        self._create_schema()
+
+    def _create_schema(self) -> None:
+        db = self.db
+        if "tables" not in db.table_names():
+            db["tables"].create(
+                {"code": str, "game": str, "status": str, "epoch": int, "owner": str},
+                pk="code",
+            )
+        if "log" not in db.table_names():
+            db["log"].create(
+                {"id": int, "table_code": str, "seq": int, "kind": str, "entry": str},
+                pk="id",
+            )
+            db["log"].create_index(["table_code", "seq"], unique=True)
+        if "players" not in db.table_names():
+            db["players"].create(
+                {
+                    "player_id": str,
+                    "table_code": str,
+                    "seat": int,
+                    "name": str,
+                    "username": str,
+                    "token_hash": str,
+                    "active": int,
+                },
+                pk="player_id",
+            )
+        if "results" not in db.table_names():
+            db["results"].create(
+                {"table_code": str, "seq": int, "game": str, "outcome": str},
+                pk=("table_code", "seq"),
+            )
+
+    # ----------------------------------------------------------------- leases
+    def claim_open_tables(self, owner: str) -> dict[str, int]:
+        """Take every open table: bump its epoch and return ``{code: epoch}``."""
+        marks = ",".join("?" for _ in OPEN_STATUSES)
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(
+                f"UPDATE tables SET epoch = epoch + 1, owner = ? WHERE status IN ({marks})",
+                (owner, *OPEN_STATUSES),
+            )
+            rows = conn.execute(
+                f"SELECT code, epoch FROM tables WHERE status IN ({marks})", OPEN_STATUSES
+            ).fetchall()
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return {str(code): int(epoch) for code, epoch in rows}
+
+    def create_table(self, code: str, game: str, owner: str) -> int:
+        """Register a new table owned by ``owner``; its first epoch is 1."""
+        self.db["tables"].insert(
+            {"code": code, "game": game, "status": "lobby", "epoch": 1, "owner": owner}
+        )
+        return 1
+
+    def table_exists(self, code: str) -> bool:
+        row = self.db.conn.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone()
+        return row is not None
+
+    # ----------------------------------------------------------------- the log
+    def append(
+        self,
+        code: str,
+        epoch: int,
+        seq: int,
+        entry: Mapping[str, Any],
+        status: str,
+        game: str,
+        player: Mapping[str, Any] | None = None,
+        result: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Append one accepted entry (and what it implies) in one transaction."""
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute("SELECT epoch FROM tables WHERE code = ?", (code,)).fetchone()
+            if row is None or int(row[0]) != epoch:
+                raise LeaseLostError(code)
+            conn.execute(
+                "INSERT INTO log (table_code, seq, kind, entry) VALUES (?, ?, ?, ?)",
+                (code, seq, str(entry["kind"]), json.dumps(entry, separators=(",", ":"))),
+            )
+            conn.execute(
+                "UPDATE tables SET status = ?, game = ? WHERE code = ?", (status, game, code)
+            )
+            if player is not None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO players (player_id, table_code, seat, name, username,"
+                    " token_hash, active) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        player["player_id"], code, player["seat"], player["name"],
+                        player.get("username"), player.get("token_hash"),
+                        int(player.get("active", 1)),
+                    ),
+                )
+            if result is not None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO results (table_code, seq, game, outcome)"
+                    " VALUES (?, ?, ?, ?)",
+                    (code, seq, result["game"], json.dumps(result["outcome"])),
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def entries(self, code: str) -> Iterator[dict[str, Any]]:
+        """The log of one table, oldest first."""
+        rows = self.db.conn.execute(
+            "SELECT entry FROM log WHERE table_code = ? ORDER BY seq", (code,)
+        )
+        for (text,) in rows:
+            entry: dict[str, Any] = json.loads(text)
+            yield entry
+
+    def log_length(self, code: str) -> int:
+        row = self.db.conn.execute(
+            "SELECT COUNT(*) FROM log WHERE table_code = ?", (code,)
+        ).fetchone()
+        return int(row[0])
+
+    def close(self) -> None:
+        self.db.conn.close()
+

@@ -1,0 +1,273 @@
+"""One table: its seats, lobby settings and game, changed only by log entries.
+
+Every change is an *entry* (a small JSON-ready dict with a ``kind``). ``Table.apply``
+validates an entry and either raises ``TableError`` with nothing changed, or applies it
+whole. The service appends each accepted entry to the database log, and rebuilding a
+table after a restart is replaying the same entries through the same ``apply``: replay
+is exact because engines are pure functions of ``(options, seed, actions)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import RuleError
+from engine.game import Event, GameState
+from engine.options import resolve_options
+from engine.registry import GAME_MODULES, game_rules
+
+DEFAULT_GAME = "kings-corner"
+
+
+class TableError(Exception):
+    """A refused entry: a stable code and its parameters."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params)}
+
+
+@dataclass
+class SeatInfo:
+    """Who sits at one seat. ``online`` is presence, which is not logged."""
+
+    seat: int
+    player_id: str
+    name: str
+    lang: str = "en"
+    bot: bool = False
+    host: bool = False
+    username: str | None = None
+    token_hash: str | None = None
+    online: bool = False
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "online": self.online or self.bot,
+            "bot": self.bot,
+            "host": self.host,
+            "lang": self.lang,
+        }
+
+
+@dataclass
+class Table:
+    """The authority's model of one table."""
+
+    code: str
+    game: str = DEFAULT_GAME
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: dict[int, SeatInfo] = field(default_factory=dict)
+    status: str = "lobby"
+    locked: bool = False
+    paused: bool = False
+    state: GameState | None = None
+    seq: int = 0
+    epoch: int = 0
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def max_seats(self) -> int:
+        return game_rules(self.game).MAX_SEATS
+
+    def seat_of(self, player_id: str) -> int | None:
+        for info in self.seats.values():
+            if info.player_id == player_id:
+                return info.seat
+        return None
+
+    def free_seat(self) -> int | None:
+        for seat in range(self.max_seats):
+            if seat not in self.seats:
+                return seat
+        return None
+
+    def host_seat(self) -> int | None:
+        hosts = [info.seat for info in self.seats.values() if info.host]
+        return hosts[0] if hosts else None
+
+    def option_specs(self) -> list[dict[str, Any]]:
+        return [spec.to_dict() for spec in game_rules(self.game).OPTIONS]
+
+    # ----------------------------------------------------------------- changes
+    def apply(self, entry: Mapping[str, Any]) -> list[Event]:
+        """Validate and apply one entry; raise ``TableError`` and change nothing if refused."""
+        kind = entry.get("kind")
+        handler = _HANDLERS.get(str(kind))
+        if handler is None:
+            raise TableError("unknown_entry", kind=kind)
+        events = handler(self, entry)
+        self.seq += 1
+        return events
+
+    def _create(self, entry: Mapping[str, Any]) -> list[Event]:
+        self._set_game(entry)
+        return [Event("table_created", None, {"table": self.code, "game": self.game})]
+
+    def _set_game(self, entry: Mapping[str, Any]) -> list[Event]:
+        self._require_settings_open()
+        game = entry.get("game", DEFAULT_GAME)
+        if game not in GAME_MODULES:
+            raise TableError("unknown_game", game=game)
+        options = self._checked_options(str(game), entry.get("options") or {})
+        if len(self.seats) > game_rules(str(game)).MAX_SEATS:
+            raise TableError("too_many_players", game=game, players=len(self.seats))
+        self.game, self.options = str(game), options
+        return [Event("game_chosen", None, {"game": self.game})]
+
+    def _set_options(self, entry: Mapping[str, Any]) -> list[Event]:
+        self._require_settings_open()
+        given = entry.get("options")
+        if not isinstance(given, dict):
+            raise TableError("bad_options")
+        self.options = self._checked_options(self.game, {**self.options, **given})
+        return [Event("options_changed", None, {"options": self.options})]
+
+    def _checked_options(self, game: str, options: Any) -> dict[str, Any]:
+        if not isinstance(options, dict):
+            raise TableError("bad_options")
+        try:
+            return resolve_options(game_rules(game).OPTIONS, options)
+        except RuleError as error:
+            raise TableError(error.code, **error.params) from None
+
+    def _join(self, entry: Mapping[str, Any]) -> list[Event]:
+        seat = int(entry["seat"])
+        if self.locked:
+            raise TableError("table_locked", table=self.code)
+        if self.status != "lobby":
+            raise TableError("game_in_progress", table=self.code)
+        if seat in self.seats or seat >= self.max_seats:
+            raise TableError("table_full", table=self.code, seats=self.max_seats)
+        name = str(entry["name"]).strip()
+        if any(info.name.casefold() == name.casefold() for info in self.seats.values()):
+            raise TableError("name_taken", name=name)
+        self.seats[seat] = SeatInfo(
+            seat=seat,
+            player_id=str(entry["player_id"]),
+            name=name,
+            lang=str(entry.get("lang", "en")),
+            bot=bool(entry.get("bot", False)),
+            host=bool(entry.get("host", False)),
+            username=entry.get("username"),
+            token_hash=entry.get("token_hash"),
+        )
+        code = "bot_joined" if entry.get("bot") else "player_joined"
+        return [Event(code, seat, {"name": name})]
+
+    def _kick(self, entry: Mapping[str, Any]) -> list[Event]:
+        seat = entry.get("seat")
+        info = self.seats.get(seat) if isinstance(seat, int) else None
+        if info is None:
+            raise TableError("no_such_seat", seat=seat)
+        if self.status == "lobby":
+            del self.seats[info.seat]
+        else:
+            # Mid-game the seat keeps its cards and a computer player takes it over.
+            self.seats[info.seat] = SeatInfo(
+                seat=info.seat, player_id=str(entry["bot_id"]), name=info.name, bot=True
+            )
+        return [Event("player_kicked", info.seat, {"name": info.name})]
+
+    def _flag(self, entry: Mapping[str, Any]) -> list[Event]:
+        op = str(entry["kind"])
+        if op in ("lock", "unlock"):
+            self.locked = op == "lock"
+        else:
+            if op == "pause" and self.status != "playing":
+                raise TableError("not_playing", status=self.status)
+            self.paused = op == "pause"
+        return [Event(_FLAG_EVENTS[op], None, {})]
+
+    def _start(self, entry: Mapping[str, Any]) -> list[Event]:
+        """Deal a new game; from the lobby, or as a rematch once a game is finished."""
+        if self.status in ("playing", "round_over"):
+            raise TableError("already_started")
+        rules = game_rules(self.game)
+        players = len(self.seats)
+        if sorted(self.seats) != list(range(players)):
+            raise TableError("seats_not_filled", seats=sorted(self.seats))
+        if not rules.MIN_SEATS <= players <= rules.MAX_SEATS:
+            raise TableError(
+                "wrong_player_count", players=players, minimum=rules.MIN_SEATS,
+                maximum=rules.MAX_SEATS,
+            )
+        try:
+            self.state = rules.new_game(players, int(entry["seed"]), self.options)
+        except RuleError as error:
+            raise TableError(error.code, **error.params) from None
+        self.status, self.paused = "playing", False
+        return [Event("game_started", None, {"game": self.game, "players": players})]
+
+    def _next_round(self, entry: Mapping[str, Any]) -> list[Event]:
+        if self.state is None or self.status != "round_over":
+            raise TableError("round_not_over", status=self.status)
+        if not self.state.can_start_next_round():
+            raise TableError("game_over")
+        self.state, events = self.state.start_next_round()
+        self.status = "playing"
+        return list(events)
+
+    def _end_session(self, entry: Mapping[str, Any]) -> list[Event]:
+        if self.status not in ("playing", "round_over"):
+            raise TableError("not_playing", status=self.status)
+        self.status, self.paused = "finished", False
+        return [Event("session_ended", None, {})]
+
+    def _act(self, entry: Mapping[str, Any]) -> list[Event]:
+        seat = int(entry["seat"])
+        if self.state is None or self.status not in ("playing",):
+            raise TableError("not_playing", status=self.status)
+        if self.paused:
+            raise TableError("table_paused")
+        rules = game_rules(self.game)
+        try:
+            action = rules.parse_action(entry["action"])
+            self.state, events = self.state.apply(seat, action)
+        except RuleError as error:
+            raise TableError(error.code, **error.params) from None
+        self._after_play()
+        return list(events)
+
+    def _after_play(self) -> None:
+        assert self.state is not None
+        if self.state.current_seat is None:
+            self.status = "round_over" if self.state.can_start_next_round() else "finished"
+
+    def _require_settings_open(self) -> None:
+        # Game and options change only between games: a running game keeps its rules.
+        if self.status not in ("lobby", "finished"):
+            raise TableError("options_locked", status=self.status)
+
+
+_FLAG_EVENTS = {
+    "lock": "table_locked",
+    "unlock": "table_unlocked",
+    "pause": "table_paused",
+    "resume": "table_resumed",
+}
+
+_HANDLERS = {
+    "create": Table._create,
+    "set_game": Table._set_game,
+    "set_options": Table._set_options,
+    "join": Table._join,
+    "kick": Table._kick,
+    "lock": Table._flag,
+    "unlock": Table._flag,
+    "pause": Table._flag,
+    "resume": Table._flag,
+    "start": Table._start,
+    "next_round": Table._next_round,
+    "end_session": Table._end_session,
+    "rematch": Table._start,
+    "act": Table._act,
+}

@@ -1,0 +1,62 @@
+"""The messages the tables service publishes: public view, seat views, events."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.game import Event
+from services.tables.table import Table
+
+
+def table_view(table: Table) -> dict[str, Any]:
+    """What the TV shows: never a hidden card (the engine's ``view_for(None)``)."""
+    return {
+        "v": 1,
+        "table": table.code,
+        "epoch": table.epoch,
+        "seq": table.seq,
+        "status": table.status,
+        "game": table.game,
+        "options": table.options,
+        "option_specs": table.option_specs(),
+        "players": [table.seats[seat].public() for seat in sorted(table.seats)],
+        "state": table.state.view_for(None) if table.state is not None else None,
+        "locked": table.locked,
+        "paused": table.paused,
+    }
+
+
+def seat_view(table: Table, seat: int, kicked: bool = False) -> dict[str, Any]:
+    """What one phone shows: its own hand and legal actions, nobody else's cards."""
+    info = table.seats.get(seat)
+    state = None
+    if table.state is not None and not kicked and seat < table.state.seats:
+        state = table.state.view_for(seat)
+    view: dict[str, Any] = {
+        "v": 1,
+        "table": table.code,
+        "epoch": table.epoch,
+        "seq": table.seq,
+        "seat": seat,
+        "name": info.name if info is not None else "",
+        "host": bool(info and info.host),
+        "state": state,
+    }
+    if info is not None and not kicked:
+        # The seat's own player id: the phone (or bot) signs its intents with it.
+        view["player"] = info.player_id
+    if kicked:
+        view["kicked"] = True
+    return view
+
+
+def events_message(table: Table, events: Iterable[Event]) -> dict[str, Any]:
+    """The public, redacted form of the events of one entry."""
+    return {
+        "v": 1,
+        "table": table.code,
+        "epoch": table.epoch,
+        "seq": table.seq,
+        "events": [event.for_seat(None) for event in events],
+    }

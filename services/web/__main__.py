@@ -1,0 +1,53 @@
+"""``python -m services.web --broker mqtt://web:SECRET@127.0.0.1:1883 --ws-url ws://{host}:8083/mqtt``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from services.web.server import run_web
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m services.web", description=__doc__)
+    parser.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="the MQTT broker")
+    parser.add_argument(
+        "--ws-url",
+        default="ws://{host}:8083/mqtt",
+        help="the broker's WebSocket URL as phones dial it ({host}: the page's host)",
+    )
+    parser.add_argument("--public-url", default="", help="the address in the QR code")
+    parser.add_argument("--host", default="0.0.0.0", help="the address to listen on")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--username", default="web", help="the service account")
+    parser.add_argument(
+        "--password",
+        default=os.environ.get("GAMENIGHT_WEB_PASSWORD", ""),
+        help="the service account's password (default: $GAMENIGHT_WEB_PASSWORD)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    try:
+        run_web(
+            broker_url=args.broker,
+            ws_url=args.ws_url,
+            public_url=args.public_url,
+            host=args.host,
+            port=args.port,
+            username=args.username,
+            password=args.password,
+        )
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

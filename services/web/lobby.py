@@ -1,0 +1,104 @@
+"""Lobby requests to the tables service, over MQTT only.
+
+A request is published on ``lobby/request/<op>`` with a fresh id; the tables service
+answers on ``lobby/response/<op>`` echoing that id. Several web services may share the
+broker: each one waits only for the ids it sent and ignores the rest.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any, Protocol
+
+from protocol import PROTOCOL_VERSION
+from protocol.messages import ProtocolError, decode, encode
+from protocol.topics import LOBBY_OPS, lobby_request, lobby_response
+
+_REQUEST_KIND = {"create": "lobby_create", "join": "lobby_join"}
+
+
+class LobbyError(Exception):
+    """The tables service refused a request: its code and parameters."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+
+class LobbyUnavailableError(LobbyError):
+    """No answer in time: the broker or the tables service is down."""
+
+    def __init__(self) -> None:
+        super().__init__("tables_unavailable")
+
+
+class Lobby(Protocol):
+    """What the join API needs: one blocking request, its ``data`` or a ``LobbyError``."""
+
+    def request(self, op: str, message: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
+class Transport(Protocol):
+    """The little the lobby needs from an MQTT connection (see ``services.mqtt``)."""
+
+    def subscribe(self, topic: str, handler: Callable[[str, bytes], None]) -> None: ...
+
+    def publish(self, topic: str, payload: bytes, qos: int = 1, retain: bool = False) -> None: ...
+
+
+def new_request_id() -> str:
+    return "web-" + secrets.token_urlsafe(12)
+
+
+class MqttLobby:
+    """Lobby requests over an MQTT transport, matched to their responses by id."""
+
+    def __init__(self, transport: Transport, timeout: float = 5.0) -> None:
+        self._transport = transport
+        self._timeout = timeout
+        self._waiting: dict[str, Future[dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+        for op in LOBBY_OPS:
+            transport.subscribe(lobby_response(op), self._on_response)
+
+    def request(self, op: str, message: Mapping[str, Any]) -> dict[str, Any]:
+        """Send one request and wait for its response; raise ``LobbyError`` if refused."""
+        if op not in _REQUEST_KIND:
+            raise ValueError(op)
+        request_id = new_request_id()
+        body = {"v": PROTOCOL_VERSION, "id": request_id, **message}
+        try:
+            payload = encode(_REQUEST_KIND[op], body)
+        except ProtocolError as bad:
+            raise LobbyError("bad_request", **bad.params) from None
+        future: Future[dict[str, Any]] = Future()
+        with self._lock:
+            self._waiting[request_id] = future
+        try:
+            self._transport.publish(lobby_request(op), payload, qos=1)
+            return future.result(timeout=self._timeout)
+        except FutureTimeout:
+            raise LobbyUnavailableError() from None
+        finally:
+            with self._lock:
+                self._waiting.pop(request_id, None)
+
+    def _on_response(self, topic: str, payload: bytes) -> None:
+        try:
+            reply = decode("reply", payload)
+        except ProtocolError:
+            return  # not ours to judge: the tables service owns that topic
+        with self._lock:
+            future = self._waiting.get(reply["id"])
+        if future is None or future.done():
+            return
+        if reply["status"] == "ok":
+            future.set_result(dict(reply.get("data", {})))
+        else:
+            problem = reply["error"]
+            future.set_exception(LobbyError(problem["code"], **problem["params"]))

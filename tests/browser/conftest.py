@@ -1,0 +1,142 @@
+"""Fixtures of the browser tests: the real stack and Debian's Chromium through Playwright.
+
+``game_stack``  the embedded broker (from tests/conftest.py), a tables service on it and
+                a web service: ``url``, ``endpoint``. One per test module.
+``chromium``    one headless Chromium per session (a fresh temporary profile: Playwright's
+                ``launch`` makes one; ``playwright install`` cannot download here).
+``open_page``   ``open_page(kind, path)``: a page in a fresh context ("tv": 1920×1080,
+                "phone": 390×844 touch). Every console error and page error is collected
+                and the test fails at teardown if there was one.
+``artefacts``   the folder for screenshots kept after the run (test-artifacts/browser/).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.broker.settings import BrokerEndpoint
+from services.tables.runner import TablesRunner
+from services.web import WebServer, start_web
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORTS: dict[str, dict[str, Any]] = {
+    "tv": {"viewport": {"width": 1920, "height": 1080}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+
+pytestmark = pytest.mark.browser
+
+
+@dataclass
+class GameStack:
+    """Broker, tables and web service, all real, on loopback."""
+
+    endpoint: BrokerEndpoint
+    tables: TablesRunner
+    web: WebServer
+
+    @property
+    def url(self) -> str:
+        return self.web.url
+
+
+@pytest.fixture(scope="module")
+def game_stack(
+    embedded_broker: BrokerEndpoint, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GameStack]:
+    data = tmp_path_factory.mktemp("tables") / "gamenight.db"
+    owner = f"tables-browser-{secrets.token_hex(4)}"
+    tables = TablesRunner(embedded_broker.service_url("tables"), data, owner=owner).start()
+    web = start_web(
+        broker_url=embedded_broker.service_url("web"),
+        ws_url=f"ws://{{host}}:{embedded_broker.ws_port}/mqtt",
+    )
+    try:
+        yield GameStack(embedded_broker, tables, web)
+    finally:
+        web.stop()
+        tables.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is required in CI (apt-get install chromium)")
+        pytest.skip(f"{CHROMIUM} is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def artefacts() -> Path:
+    folder = ROOT / "test-artifacts" / "browser"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@dataclass
+class ConsoleWatch:
+    """Console errors and uncaught exceptions of every page a test opened."""
+
+    problems: list[str] = field(default_factory=list)
+
+    def watch(self, page: Any, label: str) -> None:
+        page.on(
+            "console",
+            lambda message: (
+                message.type == "error" and self.problems.append(f"{label}: {message.text}")
+            ),
+        )
+        page.on("pageerror", lambda error: self.problems.append(f"{label}: {error}"))
+
+
+@pytest.fixture
+def open_page(chromium: Any, game_stack: GameStack) -> Iterator[Callable[..., Any]]:
+    watch = ConsoleWatch()
+    contexts: list[Any] = []
+
+    def open_page(kind: str, path: str = "/", *, label: str | None = None, lang: str = "en") -> Any:
+        context = chromium.new_context(**VIEWPORTS[kind], locale=lang)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        watch.watch(page, label or f"{kind}{len(contexts)}")
+        page.goto(game_stack.url + path)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert not watch.problems, "pages logged errors:\n" + "\n".join(watch.problems)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # Screenshots of a run that never reached the browser tests would be stale.
+    folder = ROOT / "test-artifacts" / "browser"
+    if folder.exists() and not any(folder.iterdir()):
+        shutil.rmtree(folder)

@@ -1,0 +1,93 @@
+"""Intents: seq, double taps, redelivery, seat ownership, and replies to the sender alone."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+
+from services.tables.runner import TablesRunner
+
+from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
+
+
+def started_table(lobby: LobbyClient, phones: Callable[..., Phone]) -> tuple[str, Phone, Phone]:
+    table = lobby.create("kings-corner", first_dealer="random")
+    first, second = phones(table, "Ana"), phones(table, "Ben")
+    assert lobby.host(table, "start")["status"] == "ok"
+    return table, first, second
+
+
+def whose_turn(first: Phone, second: Phone) -> tuple[Phone, Phone]:
+    public = first.box.wait(first.public_topic, lambda m: m["status"] == "playing")
+    turn = public["state"]["current_seat"]
+    return (first, second) if first.seat == turn else (second, first)
+
+
+def test_a_double_tap_is_refused_as_stale_and_applied_once(
+    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone]
+) -> None:
+    table, first, second = started_table(lobby, phones)
+    mover, _ = whose_turn(first, second)
+    view = mover.view()
+    action = view["state"]["legal_actions"][0]
+    assert mover.act(action, seq=view["seq"])["status"] == "ok"
+    again = mover.act(action, seq=view["seq"])
+    assert again["status"] == "error"
+    assert again["error"] == {
+        "code": "stale_seq", "params": {"seq": view["seq"], "current": view["seq"] + 1}
+    }
+    assert tables.store is not None
+    assert tables.store.log_length(table) == view["seq"] + 1
+
+
+def test_a_redelivered_intent_is_answered_again_but_not_applied_twice(
+    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone]
+) -> None:
+    table, first, second = started_table(lobby, phones)
+    mover, _ = whose_turn(first, second)
+    view = mover.view()
+    action = view["state"]["legal_actions"][0]
+    intent_id = uuid.uuid4().hex[:10]
+    reply = mover.act(action, seq=view["seq"], intent_id=intent_id)
+    assert reply["status"] == "ok"
+    mover.box.messages.pop(mover.reply_topic)
+    assert mover.act(action, seq=view["seq"], intent_id=intent_id) == reply
+    assert tables.store is not None
+    assert tables.store.log_length(table) == reply["seq"]
+
+
+def test_acting_out_of_turn_or_for_another_seat_is_refused_to_the_sender_only(
+    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone]
+) -> None:
+    table, first, second = started_table(lobby, phones)
+    mover, waiter = whose_turn(first, second)
+    view = waiter.view()
+    out_of_turn = waiter.act({"type": "draw"}, seq=view["seq"])
+    assert out_of_turn["status"] == "error"
+    assert out_of_turn["error"]["code"] == "not_your_turn"
+    # Signing with the other player's id on one's own topic: the service checks ownership.
+    impostor = waiter.act({"type": "draw"}, seq=view["seq"], player=mover.player_id)
+    assert impostor["error"]["code"] == "not_your_seat"
+    # Publishing on the other seat's topic: the broker drops it, nothing happens.
+    message = {"v": 1, "id": "impostor2", "op": "act", "seq": view["seq"],
+               "player": mover.player_id, "action": {"type": "draw"}}
+    waiter.client.publish(mover.intent_topic, json.dumps(message).encode())
+    # The mover's own next action still sees the untouched table.
+    assert mover.act(mover.view()["state"]["legal_actions"][0])["status"] == "ok"
+    assert all(m["id"] != "impostor2" for m in mover.box.messages.get(mover.reply_topic, []))
+    refused_ids = {m["id"] for m in waiter.box.messages.get(waiter.reply_topic, [])}
+    assert not refused_ids & {m["id"] for m in mover.box.messages.get(mover.reply_topic, [])}
+    assert tables.store is not None
+    assert tables.store.log_length(table) == view["seq"] + 1
+
+
+def test_sync_republishes_the_current_view(
+    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone]
+) -> None:
+    _, first, second = started_table(lobby, phones)
+    seq = first.view()["seq"]
+    first.box.messages.pop(first.view_topic)
+    reply = first.send({"v": 1, "id": "sync1", "op": "sync"})
+    assert reply == {"v": 1, "id": "sync1", "status": "ok", "seq": seq}
+    assert first.view()["seq"] == seq
