@@ -63,16 +63,18 @@ def random_hands(rng: random.Random, count: int, size: int) -> list[list[Card]]:
     return [rng.sample(DECK, size) for _ in range(count)]
 
 
-def dense_hand(rng: random.Random, wilds: int, suits: int, width: int) -> list[Card]:
-    """13 cards: ``wilds`` wilds, the rest from a few suits and a narrow band of ranks."""
+def dense_hand(
+    rng: random.Random, wilds: int, suits: int, width: int, size: int = 13
+) -> list[Card]:
+    """``size`` cards: ``wilds`` wilds, the rest from a few suits and a narrow rank band."""
     chosen = rng.sample(SUITS, suits)
     low = rng.randint(3, 12 - width)
     pool = [
         c for c in DECK if c.suit in chosen and low <= c.rank <= low + width and c.rank != KINGS
     ]
     wild_pool = [c for c in DECK if c == JOKER or c.rank == KINGS]
-    naturals = rng.sample(pool, min(len(pool), 13 - wilds))
-    return naturals + rng.sample(wild_pool, 13 - len(naturals))
+    naturals = rng.sample(pool, min(len(pool), size - wilds))
+    return naturals + rng.sample(wild_pool, size - len(naturals))
 
 
 def cost(hand: Sequence[Card]) -> float:
@@ -122,15 +124,17 @@ def adversarial_hands(
     return families
 
 
-def games_per_second(seats: int, seconds: float) -> tuple[int, float]:
+def games_per_second(seats: int, seconds: float) -> tuple[int, float, float]:
+    """Whole random games for ``seconds``: (games, per CPU second, per wall second)."""
     rules = game_rules("five-crowns")
     games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds or games == 0:
+    start, start_cpu = time.perf_counter(), time.thread_time()
+    while time.thread_time() - start_cpu < seconds or games == 0:
         for _ in random_playout(rules, seats, seed=games, chooser=random.Random(games)):
             pass
         games += 1
-    return games, games / (time.perf_counter() - start)
+    cpu, wall = time.thread_time() - start_cpu, time.perf_counter() - start
+    return games, games / cpu, games / wall
 
 
 def main() -> None:
@@ -155,11 +159,18 @@ def main() -> None:
     print("Best discard from 14 cards (each candidate solved), cold:")
     discards = random_hands(rng, 200 if quick else 2_000, 14)
     report("random 14-card hands", timed(lambda h: best_discard(h, KINGS), discards))
+    dense = [
+        dense_hand(rng, rng.randint(1, 3), 2, 5, size=14) for _ in range(200 if quick else 1_000)
+    ]
+    report("near-runs: 2 suits, 6 ranks, 1-3 wilds", timed(lambda h: best_discard(h, KINGS), dense))
 
     print("Random full games (11 rounds, uniform random legal actions):")
     for seats in (2, 4, 7):
-        games, rate = games_per_second(seats, 1.0 if quick else 4.0)
-        print(f"  {seats} players: {rate:6.2f} games/s ({games} games)")
+        games, per_cpu, per_wall = games_per_second(seats, 1.0 if quick else 4.0)
+        print(
+            f"  {seats} players: {per_cpu:5.2f} games per CPU second"
+            f"  ({per_wall:5.2f} per wall second, {games} games)"
+        )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from collections.abc import Sequence
 
 from engine.errors import RuleError
@@ -22,6 +23,34 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from services.runtime import configure_logging, wait_for_signal
+    from services.serve import Stack, StackSettings
+
+    configure_logging()
+    settings = StackSettings(
+        data=args.data.expanduser().resolve(), broker=args.broker, mqtt_listen=args.mqtt,
+        ws_listen=args.ws, ws_url=args.ws_url, web_host=args.host, web_port=args.port,
+        public_url=args.public_url, bots=not args.no_bots,
+    )
+    with Stack(settings).start() as stack:
+        assert stack.web is not None
+        tv_url = stack.web.settings.public_url or stack.web.url
+        print(f"\nGame Night is on. Open the TV page: {tv_url}\n")
+        _print_qr(tv_url)
+        print(f"(data: {settings.data}; Ctrl-C stops everything)", flush=True)
+        wait_for_signal()
+    return 0
+
+
+def _print_qr(url: str) -> None:
+    import qrcode
+
+    code = qrcode.QRCode(border=1)
+    code.add_data(url)
+    code.print_ascii(invert=True)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gamenight", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -33,6 +62,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
     )
     simulate.set_defaults(handler=_simulate)
+
+    serve = commands.add_parser("serve", help="run the broker and every service")
+    serve.add_argument("--data", type=Path, default=Path("~/.local/share/gamenight/gamenight.db"),
+                       help="the SQLite file (the broker's accounts and secret go beside it)")
+    serve.add_argument("--broker", default=None,
+                       help="use this broker (mqtt://host:port) instead of the embedded one")
+    serve.add_argument("--mqtt", default="127.0.0.1:1883", help="embedded broker's TCP listener")
+    serve.add_argument("--ws", default="0.0.0.0:8083",
+                       help="embedded broker's WebSocket listener (the phones use it)")
+    serve.add_argument("--ws-url", default="ws://{host}:8083/mqtt",
+                       help="the WebSocket URL as pages dial it ({host}: the page's host)")
+    serve.add_argument("--host", default="0.0.0.0", help="the web service's address")
+    serve.add_argument("--port", type=int, default=8000, help="the web service's port")
+    serve.add_argument("--public-url", default="", help="the address in the QR code")
+    serve.add_argument("--no-bots", action="store_true", help="no computer players")
+    serve.set_defaults(handler=_serve)
     return parser
 
 

@@ -87,9 +87,7 @@ class BrokerUrl:
 
     def __str__(self) -> str:
         # Safe to log: never shows the password.
-        user = f"{quote(self.username, safe='')}@" if self.username else ""
-        path = self.path if self.scheme == "ws" else ""
-        return f"{self.scheme}://{user}{self.host}:{self.port}{path}"
+        return broker_url(self.scheme, self.host, self.port, self.username, None, self.path)
 
 
 def broker_url(

@@ -41,3 +41,6 @@ def serve_until_signal(stop: Callable[[], None]) -> int:
 
 def configure_logging() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # The broker's libraries narrate every connection at INFO: keep the terminal readable.
+    for noisy in ("amqtt", "transitions", "websockets"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)

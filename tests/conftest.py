@@ -6,9 +6,10 @@ Brokers (started once per test session, each with TCP and WebSocket listeners):
                          accounts ``tables``, ``web``, ``bots``, ``assistant`` of both brokers.
 ``embedded_broker``      ``BrokerEndpoint`` of the embedded amqtt broker (accounts on disk
                          in a temporary folder).
-``mosquitto_broker``     ``BrokerEndpoint`` of Debian's ``/usr/sbin/mosquitto`` with the
-                         dynamic-security plugin. Skipped if Mosquitto is not installed,
-                         except when ``$CI`` is set: then the test fails.
+``mosquitto_broker``     ``BrokerEndpoint`` of Debian's ``/usr/sbin/mosquitto`` (or
+                         ``$GAMENIGHT_MOSQUITTO``) with the dynamic-security plugin. Skipped
+                         if Mosquitto is not installed, except when ``$CI`` is set: then
+                         the test fails.
 ``broker``               parametrised over both: a test using it runs once per broker
                          (ids ``embedded`` and ``mosquitto``; the latter is marked ``mosquitto``).
 
@@ -40,6 +41,7 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -75,12 +77,18 @@ def embedded_broker(
         broker.stop()
 
 
+def _mosquitto() -> tuple[Path, Path]:
+    """The broker binary and its dynsec plugin ($GAMENIGHT_MOSQUITTO overrides the binary)."""
+    return Path(os.environ.get("GAMENIGHT_MOSQUITTO", DEFAULT_BINARY)), DEFAULT_PLUGIN
+
+
 def _mosquitto_missing() -> str | None:
-    for path in (DEFAULT_BINARY, DEFAULT_PLUGIN):
+    binary, plugin = _mosquitto()
+    for path in (binary, plugin):
         if not path.exists():
             return f"{path} is not installed"
-    if shutil.which(str(DEFAULT_BINARY)) is None:
-        return f"{DEFAULT_BINARY} is not executable"
+    if shutil.which(str(binary)) is None:
+        return f"{binary} is not executable"
     return None
 
 
@@ -93,7 +101,10 @@ def mosquitto_broker(
         if os.environ.get("CI"):
             pytest.fail(f"Mosquitto is required in CI: {missing}")
         pytest.skip(missing)
-    with MosquittoProcess(tmp_path_factory.mktemp("mosquitto"), service_credentials) as process:
+    binary, plugin = _mosquitto()
+    with MosquittoProcess(
+        tmp_path_factory.mktemp("mosquitto"), service_credentials, binary=binary, plugin=plugin
+    ) as process:
         yield process.endpoint
 
 

@@ -1,6 +1,21 @@
 """Five Crowns ("Cinq rois", rules.md section 2): the package the registry loads.
 
 Exports what ``engine.registry.GameRules`` lists, plus the meld solver's entry points.
+
+Points the rule texts leave open, as decided here (options in ``variants``):
+
+- The first dealer is drawn by lot from the game's seed; the deal then moves one seat
+  left each round and the player left of the dealer starts.
+- When the stock runs out it is rebuilt at the end of that turn, so a turn never starts
+  with an empty stock. Default as the seed says: the whole pile is shuffled and its top
+  card turned up; option ``reshuffle=keep_top``: rules.md's pile less its top card.
+- A card taken from the discard pile may not be thrown back that turn, nor an identical
+  twin of it (the same loop), unless the hand holds nothing else.
+- A player in the last turns may also go out (lay down everything); the first player
+  out stays the one the round ends after.
+- The tie-break round (option) deals 6 cards, 6s wild, to the tied leaders only; the
+  lowest penalty in it wins (still tied: shared). It is kept apart from the totals.
+- Two packs are for 8 to 14 players only (refused below 8, required above 7).
 """
 
 from __future__ import annotations

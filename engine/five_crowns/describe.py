@@ -99,6 +99,9 @@ _SENTENCES: Mapping[str, Callable[[Event, Mapping[str, Any]], str]] = {
 }
 
 
+EVENT_CODES = frozenset(_SENTENCES)
+
+
 def describe_event(event: Event) -> str:
     """One English sentence for ``event``."""
     sentence = _SENTENCES.get(event.code)

@@ -81,22 +81,29 @@ _Move = tuple[str, int, int, int, int, int, int]
 # ---------------------------------------------------------------- precomputed patterns
 
 
-def _run_patterns(slot: int) -> tuple[tuple[int, int, int, int], ...]:
-    """Every run whose lowest natural is ``slot``: (others' mask, count, need, value)."""
-    rank_index = slot % len(RANKS)
-    reach = min(_RUN_REACH, len(RANKS) - 1 - rank_index)
-    patterns = []
+_Pattern = tuple[int, int, int, int]  # (other cards' mask, their count, need, their value)
+
+
+def _run_table(slot: int) -> tuple[tuple[_Pattern, ...], ...]:
+    """The runs whose lowest natural is ``slot``, indexed by which of the next four ranks
+    of its suit are present (4 bits), each list sorted by need so a search can stop."""
+    reach = min(_RUN_REACH, len(RANKS) - 1 - slot % len(RANKS))
+    patterns: list[tuple[int, _Pattern]] = []
     for chosen in range(1, 1 << reach):
         offsets = [step for step in range(1, reach + 1) if chosen >> (step - 1) & 1]
         need = max(MIN_MELD, offsets[-1] + 1) - len(offsets) - 1
         mask = sum(1 << (_BITS * (slot + step)) for step in offsets)
         value = sum(_VALUE[slot + step] for step in offsets)
-        patterns.append((mask, len(offsets), need, value))
-    patterns.sort(key=lambda pattern: pattern[2])  # by need, so a search can stop early
-    return tuple(patterns)
+        patterns.append((chosen, (mask, len(offsets), need, value)))
+    patterns.sort(key=lambda pattern: pattern[1][2])
+    return tuple(
+        tuple(pattern for chosen, pattern in patterns if chosen & ~present == 0)
+        for present in range(1 << _RUN_REACH)
+    )
 
 
-_RUNS = tuple(_run_patterns(slot) for slot in range(_SLOTS))
+_RUNS = tuple(_run_table(slot) for slot in range(_SLOTS))
+_WINDOW = (1 << (_BITS * _RUN_REACH)) - 1
 _NEIGHBOURS = tuple(  # [slot][reach]: same-suit slots at most ``reach`` ranks away
     tuple(
         sum(
@@ -108,8 +115,8 @@ _NEIGHBOURS = tuple(  # [slot][reach]: same-suit slots at most ``reach`` ranks a
     )
     for slot in range(_SLOTS)
 )
-_SAME_RANK_AFTER = tuple(
-    tuple(range(slot + len(RANKS), _SLOTS, len(RANKS))) for slot in range(_SLOTS)
+_BOOK_SLOTS = tuple(  # the slot itself (a twin) and the same rank in the later suits
+    tuple(range(slot, _SLOTS, len(RANKS))) for slot in range(_SLOTS)
 )
 
 
@@ -135,24 +142,24 @@ def _moves(hand: int, count: int, cap: int) -> list[_Move]:
     moves: list[_Move] = []
     if cap >= 2:
         moves.append((BOOK, unit, 2, value, value, rest, count - 1))
-    present = (rest | rest >> 1 | rest >> 2) & _UNITS
-    for mask, others, need, others_value in _RUNS[slot]:
+    window = (rest >> (_BITS * (slot + 1))) & _WINDOW
+    window |= window >> 1 | window >> 2
+    present = (window & 1) | (window >> 2 & 2) | (window >> 4 & 4) | (window >> 6 & 8)
+    for mask, others, need, others_value in _RUNS[slot][present]:
         if need > cap:
             break
-        if (present & mask) == mask:
-            gained = value + others_value
-            moves.append((RUN, unit + mask, need, gained, gained, rest - mask, count - 1 - others))
+        gained = value + others_value
+        moves.append((RUN, unit + mask, need, gained, gained, rest - mask, count - 1 - others))
     books = [(0, 0)]
     # Same-rank cards that no run can use are interchangeable: pick how many, not which.
     reach = min(_RUN_REACH, cap + 1)
-    present = (hand | hand >> 1 | hand >> 2) & _UNITS
     book_only: list[int] = []
-    for other in (slot, *_SAME_RANK_AFTER[slot]):
+    for other in _BOOK_SLOTS[slot]:
         available = (rest >> (_BITS * other)) & _FIELD
         if not available:
             continue
         other_unit = 1 << (_BITS * other)
-        if not present & _NEIGHBOURS[other][reach]:
+        if True:
             book_only += [other_unit] * available
             continue
         books = [
@@ -171,6 +178,8 @@ def _moves(hand: int, count: int, cap: int) -> list[_Move]:
         if size and need <= cap:
             gained = value * (size + 1)
             moves.append((BOOK, unit + mask, need, gained, gained, rest - mask, count - 1 - size))
+    # Cheap, rich melds first: a budget that melds everything then stops the search early.
+    moves.sort(key=lambda move: (move[2], -move[3]))
     moves.append(("", 0, 0, 0, value, rest, count - 1))  # last: it never melds everything
     return moves
 

@@ -31,15 +31,16 @@ def deal(
     order = seats_in_order(players, dealer, state.seats)
     count = cards_dealt(round_number)
     cards = shuffled(full_deck(state.variant.packs), state.seed, f"deal-{round_number}")
-    hands: list[list[Card]] = [[] for _ in range(state.seats)]
+    dealing: list[list[Card]] = [[] for _ in range(state.seats)]
     dealt = count * len(order)
     for index in range(dealt):
-        hands[order[index % len(order)]].append(cards[index])
+        dealing[order[index % len(order)]].append(cards[index])
+    hands = tuple(sorted_hand(hand) for hand in dealing)
     new_state = replace(
         state,
         round=round_number,
         dealer=dealer,
-        hands=tuple(sorted_hand(hand) for hand in hands),
+        hands=hands,
         stock=tuple(cards[dealt + 1 :]),
         discard=(cards[dealt],),
         phase=Phase.DRAW,

@@ -86,8 +86,11 @@ def deal_round(setup: Setup, round_number: int, dealer: int, with_events: bool =
     deck = shuffled(range(52), setup.seed, f"round-{round_number}")
     hands = [0] * seats
     dealt = setup.deal * seats
-    for index in range(dealt):
-        hands[(dealer + 1 + index) % seats] |= BIT[deck[index]]
+    for offset in range(seats):  # one at a time: the k-th card goes to seat dealer + 1 + k
+        mask = 0
+        for card in deck[offset:dealt:seats]:
+            mask |= BIT[card]
+        hands[(dealer + 1 + offset) % seats] = mask
     events: list[Event] = []
     if with_events:
         events.append(

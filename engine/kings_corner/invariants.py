@@ -54,6 +54,13 @@ def _check_turn(state: State) -> None:
     if over:
         last = state.history[-1] if state.history else None
         _require(last is not None and last.number == state.round_number, "round over, no result")
+        assert last is not None
+        counts = state.hand_counts
+        if last.reason == "went_out":
+            _require(len(last.winners) == 1 and counts[last.winners[0]] == 0, "no winner went out")
+        else:
+            fewest = [seat for seat, count in enumerate(counts) if count == min(counts)]
+            _require(list(last.winners) == fewest, f"blocked round won by {last.winners}")
         return
     assert seat is not None
     _require(0 <= seat < state.seats, f"current seat {seat}")

@@ -9,6 +9,8 @@ that depends on the hand is redone for each state.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from engine.kings_corner.actions import ACTIONS, MOVE_BASE, Action
 from engine.kings_corner.tables import (
     ABOVE,
@@ -32,6 +34,7 @@ Board = tuple[
 ]
 
 NOTHING: Target = (0, ())
+_OP = attrgetter("op")
 # TARGETS[top * 8 + pile]
 TARGETS: tuple[Target, ...] = tuple(
     (FITS_MASK[top], tuple((BIT[card], ACTIONS[card * 8 + pile]) for card in FITS_ON[top]))
@@ -91,24 +94,24 @@ def analyse_board(piles: Piles, king_pile_to_corner: bool) -> Board:
     return tuple(targets), tuple(sides), tuple(corners), moves, bottoms
 
 
-def board_after_build(board: Board, piles: Piles, index: int, card: int) -> Board:
-    """``board`` once ``card`` went on the non-empty pile ``index`` (giving ``piles``).
+def board_after_build(board: Board, piles: Piles, index: int, old_top: int, card: int) -> Board:
+    """``board`` once ``card`` went on ``old_top``, the top of pile ``index`` (giving ``piles``).
 
     Only that pile's top changed: what fits on it, and which piles may move onto it.
     """
     targets, sides, corners, moves, bottoms = board
     changed = list(targets)
     changed[index] = TARGETS[card * 8 + index]
-    if moves:
+    if FITS_MASK[old_top] & bottoms:  # there may have been moves onto the old top
         moves = tuple([move for move in moves if move.op & 7 != index])
     movers = FITS_MASK[card] & bottoms
-    if movers:  # side piles whose bottom card now fits on this pile
+    if movers:  # side piles whose bottom card fits on the new top
         onto = [
             ACTIONS[MOVE_BASE + source * 8 + index]
             for source in (0, 1, 2, 3)
             if piles[source] and BIT[piles[source][0]] & movers
         ]
-        moves = tuple(sorted((*moves, *onto), key=_op))
+        moves = tuple(sorted((*moves, *onto), key=_OP))
     return tuple(changed), sides, corners, moves, bottoms
 
 
@@ -148,7 +151,7 @@ def board_after_fill(board: Board, piles: Piles, index: int, card: int, king_pil
             if piles[source] and BIT[piles[source][0]] & movers
         ]
     if added:
-        moves = tuple(sorted((*moves, *added), key=_op))
+        moves = tuple(sorted((*moves, *added), key=_OP))
     return tuple(changed), sides, corners, moves, bottoms
 
 
@@ -173,10 +176,6 @@ def board_after_move(
     king_piles = bottoms & KING_MASK if corners and king_pile else 0
     moves = pile_moves(piles, corners, king_piles) if below & bottoms or king_piles else ()
     return tuple(changed), sides, corners, moves, bottoms
-
-
-def _op(action: Action) -> int:
-    return action.op
 
 
 def pile_moves(
@@ -215,7 +214,12 @@ def play_actions(
     Kings into corners.
     """
     targets, sides, corners, moves, _ = board
-    found = [play for mask, plays in targets if hand & mask for bit, play in plays if hand & bit]
+    found: list[Action] = []
+    for mask, plays in targets:
+        if hand & mask:
+            for bit, play in plays:
+                if hand & bit:
+                    found.append(play)
     for side in sides:
         found += fills(side, hand)
     kings = hand & KING_MASK

@@ -135,7 +135,7 @@ def state_from_dict(data: Mapping[str, Any]) -> State:
             raise PositionError("bad_field", field="acted")
         stock = _cards(data["stock"], "stock")
         history = _history(data["history"])
-        _mask([*(card for pile in piles for card in pile), *stock], sum(hands), hands)
+        _mask([*(card for pile in piles for card in pile), *stock], hands)
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, RuleError):
             raise
@@ -146,10 +146,13 @@ def state_from_dict(data: Mapping[str, Any]) -> State:
     return state
 
 
-def _mask(cards: Sequence[int], mask: int = 0, hands: Sequence[int] = ()) -> int:
-    """The mask of ``cards`` added to ``mask``; ``card_twice`` if any card comes twice."""
-    if hands and sum(hand.bit_count() for hand in hands) != mask.bit_count():
-        raise PositionError("card_twice", card="in two hands")
+def _mask(cards: Sequence[int], hands: Sequence[int] = ()) -> int:
+    """The mask of ``cards`` and ``hands`` together; ``card_twice`` if a card comes twice."""
+    mask = 0
+    for hand in hands:
+        if mask & hand:
+            raise PositionError("card_twice", card=TEXT[(mask & hand).bit_length() - 1])
+        mask |= hand
     for card in cards:
         if mask & BIT[card]:
             raise PositionError("card_twice", card=TEXT[card])

@@ -173,7 +173,7 @@ class State:
         board = self._board
         if board is not None:
             if pile:
-                board = board_after_build(board, after, index, card)
+                board = board_after_build(board, after, index, pile[-1], card)
             else:
                 king_pile = self._info.king_pile_to_corner
                 board = board_after_fill(board, after, index, card, king_pile)

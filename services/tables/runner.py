@@ -34,10 +34,14 @@ SUBSCRIPTIONS = (
 class TablesRunner:
     """The tables service wired to a broker; ``start()`` returns once it serves."""
 
-    def __init__(self, broker: str | BrokerUrl, data: str | Path, owner: str = CLIENT_ID) -> None:
+    def __init__(
+        self, broker: str | BrokerUrl, data: str | Path, owner: str = CLIENT_ID,
+        check_messages: bool = False,
+    ) -> None:
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
         self.data = Path(data)
         self.owner = owner
+        self.check_messages = check_messages
         self._lock = threading.Lock()
         self.store: Store | None = None
         self.accounts: BrokerAccounts | None = None
@@ -49,7 +53,9 @@ class TablesRunner:
         self.accounts = BrokerAccounts.connect(self.url, timeout)
         # A persistent session: intents sent while we were down wait in the broker.
         self.client = MqttClient(self.url, client_id=self.owner, persistent=True, service="tables")
-        self.service = TablesService(self.store, self._publish, self.accounts, self.owner)
+        self.service = TablesService(
+            self.store, self._publish, self.accounts, self.owner, self.check_messages
+        )
         # Rebuild before connecting: intents queued in the broker arrive as soon as we
         # connect, and must find their tables. paho queues the views published meanwhile.
         self.service.restore()

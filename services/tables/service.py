@@ -46,8 +46,13 @@ class Accounts(Protocol):
 class TablesService:
     """Owns tables, applies entries, publishes views and replies."""
 
-    def __init__(self, store: Store, publish: Publish, accounts: Accounts, owner: str) -> None:
+    def __init__(
+        self, store: Store, publish: Publish, accounts: Accounts, owner: str,
+        check_messages: bool = False,
+    ) -> None:
         self.store = store
+        # Off in production (the hot path); the tests turn it on to hold us to the schemas.
+        self.check_messages = check_messages
         self.publish = publish
         self.accounts = accounts
         self.owner = owner
@@ -310,9 +315,9 @@ class TablesService:
             self.accounts.revoke(before.username)
             self.publish(
                 topics.seat_topic(table.code, before.seat, "view"),
-                encode("seat_view", seat_view(table, before.seat, kicked=True)), True,
+                self._encode("seat_view", seat_view(table, before.seat, kicked=True)), True,
             )
-        self.publish(topics.table_events(table.code), encode("events", events_message(
+        self.publish(topics.table_events(table.code), self._encode("events", events_message(
             table, events)), False)
         self.publish_views(table)
         return True
@@ -324,15 +329,19 @@ class TablesService:
             self._publish_seat(table, seat)
 
     def _publish_public(self, table: Table) -> None:
-        self.publish(topics.table_view(table.code), encode("table_view", table_view(table)), True)
+        message = self._encode("table_view", table_view(table))
+        self.publish(topics.table_view(table.code), message, True)
 
     def _publish_seat(self, table: Table, seat: int) -> None:
         if seat in table.seats:
-            message = encode("seat_view", seat_view(table, seat))
+            message = self._encode("seat_view", seat_view(table, seat))
             self.publish(topics.seat_topic(table.code, seat, "view"), message, True)
 
     def _reply(self, topic: str, reply: Mapping[str, Any]) -> None:
-        self.publish(topic, encode("reply", reply), False)
+        self.publish(topic, self._encode("reply", reply), False)
+
+    def _encode(self, kind: str, message: Mapping[str, Any]) -> bytes:
+        return encode(kind, message, checked=self.check_messages)
 
     @staticmethod
     def _ok(intent_id: str, seq: int) -> dict[str, Any]:

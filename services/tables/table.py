@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from engine.errors import RuleError
@@ -95,7 +96,7 @@ class Table:
         return hosts[0] if hosts else None
 
     def option_specs(self) -> list[dict[str, Any]]:
-        return [spec.to_dict() for spec in game_rules(self.game).OPTIONS]
+        return _option_specs(self.game)
 
     # ----------------------------------------------------------------- changes
     def apply(self, entry: Mapping[str, Any]) -> list[Event]:
@@ -246,6 +247,11 @@ class Table:
         # Game and options change only between games: a running game keeps its rules.
         if self.status not in ("lobby", "finished"):
             raise TableError("options_locked", status=self.status)
+
+
+@cache
+def _option_specs(game: str) -> list[dict[str, Any]]:
+    return [spec.to_dict() for spec in game_rules(game).OPTIONS]
 
 
 _FLAG_EVENTS = {

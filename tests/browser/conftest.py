@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,8 +40,6 @@ VIEWPORTS: dict[str, dict[str, Any]] = {
     "tv": {"viewport": {"width": 1920, "height": 1080}},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }
-
-pytestmark = pytest.mark.browser
 
 
 @dataclass
@@ -133,10 +130,3 @@ def open_page(chromium: Any, game_stack: GameStack) -> Iterator[Callable[..., An
     for context in contexts:
         context.close()
     assert not watch.problems, "pages logged errors:\n" + "\n".join(watch.problems)
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    # Screenshots of a run that never reached the browser tests would be stale.
-    folder = ROOT / "test-artifacts" / "browser"
-    if folder.exists() and not any(folder.iterdir()):
-        shutil.rmtree(folder)

@@ -16,6 +16,7 @@ from browser_play import (
     is_my_turn,
     join,
     qr_matrix_from_svg,
+    shown_seq,
     table_code,
 )
 
@@ -161,3 +162,42 @@ def test_host_controls_reach_every_screen(open_page: Callable[..., Any]) -> None
 def table_code_from(tv: Any) -> str:
     code: str = tv.evaluate("() => JSON.parse(localStorage.getItem('gamenight.tv')).table")
     return code
+
+
+def test_a_card_dragged_onto_a_pile_is_played(open_page: Callable[..., Any]) -> None:
+    tv, mover, other = seated_game(open_page)
+    for _ in range(12):  # turns pass until someone holds a card that fits somewhere
+        act_and_wait(mover, ["#actions [data-action=draw]"])
+        if mover.query_selector("#hand .card.playable"):
+            break
+        act_and_wait(mover, ["#actions [data-action=end_turn]"])
+        mover, other = other, mover
+        mover.wait_for_selector("#turn-line.mine")
+    card = mover.get_attribute("#hand .card.playable", "data-card")
+    selector = f"#hand .card[data-card='{card}']"
+    mover.click(selector)  # a tap shows where it may go ...
+    target = mover.get_attribute("#board .pile-cell.target", "data-pile")
+    mover.click(selector)  # ... a second tap puts it back
+    assert mover.query_selector("#board .pile-cell.target") is None
+    before = shown_seq(mover)
+    mover.drag_and_drop(selector, f"#board [data-pile='{target}']")
+    mover.wait_for_function(
+        "n => Number(document.querySelector('#play').dataset.seq) > n", arg=before
+    )
+    assert card not in hand(mover)
+    tv.wait_for_selector(f"#board [data-pile='{target}'] .card[data-card='{card}']")
+
+
+def test_the_host_removes_a_player_who_is_told_so(open_page: Callable[..., Any]) -> None:
+    tv = open_page("tv", "/", label="tv")
+    code = table_code(tv)
+    ana = open_page("phone", f"/join/{code}", label="Ana")
+    join(ana, "Ana")
+    bob = open_page("phone", f"/join/{code}", label="Bob")
+    join(bob, "Bob")
+    tv.click("#lobby-controls .player-row:nth-child(2) button")
+    bob.wait_for_selector("#join-form:not([hidden])")
+    assert bob.inner_text("#join-error")
+    tv.wait_for_function(
+        "() => document.querySelectorAll('#lobby-controls .player-row').length === 1"
+    )

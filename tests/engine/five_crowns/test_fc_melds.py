@@ -68,21 +68,50 @@ def oracle_penalty(hand: Sequence[Card], wild_rank: int) -> int:
 
 
 @st.composite
+def overlapping_melds(draw: st.DrawFn, wild_rank: int, size: int) -> list[Card]:
+    """Runs and books drawn on top of each other (some cards replaced by wilds), cut to
+    ``size`` cards: the hands where a card has more than one meld to choose from."""
+    cards: list[Card] = []
+    while len(cards) < size:
+        if draw(st.booleans()):
+            suit = draw(st.sampled_from(SUITS))
+            low = draw(st.integers(3, 11))
+            length = draw(st.integers(3, min(5, 14 - low)))
+            meld = [Card(rank, suit) for rank in range(low, low + length)]
+        else:
+            rank = draw(st.integers(3, 13))
+            chosen = draw(st.lists(st.sampled_from(SUITS), min_size=3, max_size=5, unique=True))
+            meld = [Card(rank, suit) for suit in chosen]
+        wilds = draw(st.lists(st.booleans(), min_size=len(meld), max_size=len(meld)))
+        cards += [JOKER if wild else card for card, wild in zip(meld, wilds, strict=True)]
+    available = Counter(DECK)
+    hand = []
+    for card in draw(st.permutations(cards))[:size]:
+        if available[card]:  # never more copies than the pack holds
+            available[card] -= 1
+            hand.append(card)
+    return hand
+
+
+@st.composite
 def hands(draw: st.DrawFn, max_size: int = 9) -> tuple[list[Card], int]:
-    """Uniform hands, and dense ones (few suits, a narrow band of ranks, many wilds)."""
+    """Uniform hands, dense ones (few suits, a narrow band of ranks, maybe many wilds),
+    and hands made of overlapping melds."""
     wild_rank = draw(st.integers(3, 13))
     size = draw(st.integers(0, max_size))
-    if draw(st.booleans()):
-        pool = list(DECK)
-    else:
-        suits = draw(st.lists(st.sampled_from(SUITS), min_size=1, max_size=3, unique=True))
-        low = draw(st.integers(3, 11))
-        width = draw(st.integers(2, 5))
+    kind = draw(st.sampled_from(["uniform", "dense", "melds"]))
+    if kind == "melds":
+        return draw(overlapping_melds(wild_rank, size)), wild_rank
+    pool = list(DECK)
+    if kind == "dense":
+        suits = draw(st.lists(st.sampled_from(SUITS), min_size=1, max_size=5, unique=True))
+        low = draw(st.integers(3, 12))
+        width = draw(st.integers(1, 5))
+        with_wilds = draw(st.booleans())
         pool = [
             card
             for card in DECK
-            if card == JOKER
-            or card.rank == wild_rank
+            if (with_wilds and (card == JOKER or card.rank == wild_rank))
             or (card.suit in suits and low <= card.rank <= low + width)
         ]
     indices = draw(st.lists(st.integers(0, len(pool) - 1), max_size=size, unique=True))
@@ -161,6 +190,11 @@ def test_big_hands_are_consistent(case: tuple[list[Card], int], renamed: list[st
         ("3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK", 8, 0),  # a full run plus a joker
         ("KH QH JH", 13, 0),  # kings wild: K-Q-J still a run with the king as a wild
         ("8D 9C 10S", 3, 27),  # mixed suits are no run
+        ("3H 7H JK JK JK", 10, 0),  # one run 3-7 needs three wilds; two runs would need four
+        ("3H 7H JK JK", 10, 3),  # with two wilds only one of them melds: the 7
+        ("5H 5C 5S 5D 6D 7D", 3, 0),  # which five joins the book matters: not 5D
+        ("7H 7D 7C 7S 7T", 3, 0),  # a book of five naturals
+        ("7H 7D 7C 7S 7T 7H 8H 9H", 3, 0),  # six sevens: a book, or a book and a run
     ],
 )
 def test_rules_of_melds(text: str, wild_rank: int, penalty: int) -> None:

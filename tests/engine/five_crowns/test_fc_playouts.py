@@ -8,8 +8,10 @@ from dataclasses import replace
 
 import pytest
 
+from engine.cards import Card
 from engine.five_crowns import describe_event, parse_position, state_from_dict
 from engine.five_crowns.deck import sorted_hand
+from engine.five_crowns.describe import EVENT_CODES
 from engine.five_crowns.model import Phase
 from engine.five_crowns.state import FiveCrownsState
 from engine.playout import random_playout
@@ -25,7 +27,7 @@ def scramble(state: FiveCrownsState, viewer: int | None, rng: random.Random) -> 
         seat for seat in range(state.seats) if playing and seat != viewer and seat != state.went_out
     ]
     hands = [list(hand) for hand in state.hands]
-    kept: dict[int, list[object]] = {}
+    kept: dict[int, list[Card]] = {}
     if state.taken is not None and state.turn in hidden_seats:  # taken in view of all
         hands[state.turn].remove(state.taken)
         kept[state.turn] = [state.taken]
@@ -35,7 +37,7 @@ def scramble(state: FiveCrownsState, viewer: int | None, rng: random.Random) -> 
     new_hands = list(state.hands)
     for seat in hidden_seats:
         size = len(hands[seat])
-        new_hands[seat] = sorted_hand(rest[:size] + kept.get(seat, []))  # type: ignore[operator]
+        new_hands[seat] = sorted_hand(rest[:size] + kept.get(seat, []))
         rest = rest[size:]
     return replace(state, stock=tuple(stock), hands=tuple(new_hands))
 
@@ -53,21 +55,25 @@ def check_round_trips(state: FiveCrownsState) -> None:
     assert parse_position(state.to_position()) == state
 
 
-@pytest.mark.parametrize("seats", range(1, 8))
-def test_random_games_keep_every_invariant(seats: int) -> None:
+@pytest.mark.parametrize(
+    ("seats", "options"),
+    [(seats, {"start_round": 9}) for seats in range(1, 8)]  # the long rounds: reshuffles
+    + [(10, {"packs": 2, "start_round": 10})],
+)
+def test_random_games_keep_every_invariant(seats: int, options: dict[str, int]) -> None:
     rng = random.Random(seats)
-    options = {"start_round": 9}  # the long rounds, where the stock may run out
     steps = list(
         random_playout(RULES, seats, seed=seats, options=options, chooser=random.Random(seats))
     )
     rounds = sum(step.seat is None for step in steps)
     final = steps[-1].state
-    assert final.outcome() is not None and rounds == 2  # rounds 10 and 11 dealt later
+    assert final.outcome() is not None and rounds == 11 - options["start_round"]
     for index, step in enumerate(steps):
         state = step.state
+        assert isinstance(state, FiveCrownsState)
         state.check_invariants()
         for event in step.events:
-            assert describe_event(event)
+            assert event.code in EVENT_CODES and describe_event(event)
             json.dumps(event.to_dict())
         if index % 40 == 0 or step.seat is None:
             check_round_trips(state)
@@ -90,6 +96,7 @@ def test_a_game_replays_exactly() -> None:
 def test_whole_game_from_round_one() -> None:
     steps = list(random_playout(RULES, 4, seed=99, chooser=random.Random(99)))
     final = steps[-1].state
+    assert isinstance(final, FiveCrownsState)
     outcome = final.outcome()
     assert outcome is not None
     assert len(final.history) == 11 and outcome.scores == final.totals()

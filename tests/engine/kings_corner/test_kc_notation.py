@@ -19,8 +19,8 @@ from engine.kings_corner import (
 
 EXPLICIT = (
     "KS,QH/4D/5C/2H/KD,QC,JH/-/-/- "
-    "8H,3D,10S/AC,2C,3C,4C,6C,7C,8C,9C,10C,JC,QC,KC,AD,2D,5D,6D,7D,8D,9D,10D,JD,QD,AH,3H "
-    "4H,5H,6H,7H,9H,10H,JH,KH,AS,2S,3S,4S,5S,6S,7S,8S,9S,JS,QS - over draw=end royal_kings=yes "
+    "-/AC,2C,3C,4C,6C,7C,8C,9C,10C,JC,KC,AD,2D,3D,5D,6D,7D,8D,9D,10D,JD,QD,AH,3H,8H,10S "
+    "4H,5H,6H,7H,9H,10H,KH,AS,2S,3S,4S,5S,6S,7S,8S,9S,JS,QS - over draw=end royal_kings=yes "
     'session=yes target=50 round=3 dealer=1 scores=7,12 idle=1 seed="x%20y" winners=0 '
     "reason=went_out"
 )
@@ -100,6 +100,8 @@ def test_notation_with_impossible_options_is_refused() -> None:
         ("9S/4D/5C/2H/-/-/-/- 8H/3D * 0 play dealer=2", "dealer"),
         ("9S/4D/5C/2H/-/-/-/- 8H/3D * 0 play scores=1", "scores"),
         ("9S/4D/5C/2H/-/-/-/- 8H/3D * 0 play kinged=yes", "without acting"),
+        ("9S/4D/5C/2H/-/-/-/- 8H/3D * - over winners=0 reason=went_out", "no winner went out"),
+        ("9S/4D/5C/2H/-/-/-/- 8H/3D * - over winners=0 reason=blocked", "blocked round won by"),
     ],
 )
 def test_impossible_positions_break_an_invariant(text: str, message: str) -> None:
@@ -156,4 +158,4 @@ def test_a_dict_form_with_a_card_twice_is_refused() -> None:
     data["hands"][0][0] = data["hands"][1][0]
     with pytest.raises(PositionError) as caught:
         state_from_dict(data)
-    assert caught.value.params["reason"] == "card_twice"
+    assert dict(caught.value.params) == {"reason": "card_twice", "card": data["hands"][1][0]}

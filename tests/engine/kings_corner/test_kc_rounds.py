@@ -156,7 +156,7 @@ def test_the_first_dealer_may_be_chosen_at_random() -> None:
     assert dealers == {0, 1, 2, 3}
     state = new_game(4, 3, {"first_dealer": "random"})
     assert state.setup.dealer_draws == ()
-    assert [e.code for e in state.opening_events()][0] == "dealer_chosen"
+    assert state.opening_events()[0].code == "dealer_chosen"
 
 
 def test_the_dealer_choice_is_shown_as_events() -> None:
@@ -175,7 +175,9 @@ def test_the_dealer_choice_is_shown_as_events() -> None:
     ("scoring", "penalty"), [("kings_ten", 13), ("face_value", 19), ("alternate", 52)]
 )
 def test_cards_left_in_hand_score_penalties_by_scheme(scoring: str, penalty: int) -> None:
-    state = after(at(f"9S/4D/5C/2H/-/-/-/- 8H/KS,QH,AD,7C * 0 play scoring={scoring}"), play("8H", "N"))
+    state = after(
+        at(f"9S/4D/5C/2H/-/-/-/- 8H/KS,QH,AD,7C * 0 play scoring={scoring}"), play("8H", "N")
+    )
     outcome = state.outcome()
     assert outcome is not None
     assert outcome.scores == (0, penalty)

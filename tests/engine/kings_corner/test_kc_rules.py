@@ -26,9 +26,7 @@ def test_a_card_goes_on_a_top_one_rank_higher_of_the_other_colour() -> None:
     state, events = act(at("9S/KD/5C/2H/-/-/-/- 8H,8C,7H/4D * 0 play"), play("8H", "N"))
     assert pile(state, "N") == ["9S", "8H"]
     assert hand(state, 0) == ["8C", "7H"]
-    assert [(e.code, dict(e.params)) for e in events] == [
-        ("played", {"card": "8H", "pile": "N"})
-    ]
+    assert [(e.code, dict(e.params)) for e in events] == [("played", {"card": "8H", "pile": "N"})]
 
 
 def test_a_card_of_the_same_colour_is_refused() -> None:
@@ -187,9 +185,7 @@ def test_the_stock_is_never_reshuffled_an_empty_stock_means_no_draw() -> None:
     state = after(state, END)
     assert (state.current_seat, state.phase, state.stock_count) == (0, "play", 0)
     assert refusal(state, DRAW).code == "stock_empty"
-    assert refusal(
-        at("9S/4D/5C/2H/-/-/-/- 8H,3D/* - 0 play draw=end"), DRAW
-    ).code == "stock_empty"
+    assert refusal(at("9S/4D/5C/2H/-/-/-/- 8H,3D/* - 0 play draw=end"), DRAW).code == "stock_empty"
     assert wires(at("9S/4D/5C/2H/-/-/-/- 8H,3D/* - 0 play draw=end"))[-1] == END
 
 

@@ -130,7 +130,9 @@ def test_a_service_says_online_and_its_will_says_offline(
     online = watcher.wait_for(service_status("bots"), status_payload("bots", True))
     assert decode("service_status", online) == {"v": 1, "service": "bots", "online": True}
     # Die without DISCONNECT, so the broker sends the will (no public way to crash).
-    bots._paho.socket().close()
+    sock = bots._paho.socket()
+    assert sock is not None
+    sock.close()
     watcher.wait_for(service_status("bots"), status_payload("bots", False))
     bots.stop()
 
@@ -201,4 +203,3 @@ def test_subscriptions_come_back_after_the_broker_restarts(
 def test_a_persistent_session_needs_a_client_id() -> None:
     with pytest.raises(ValueError, match="client_id"):
         MqttClient("mqtt://u:p@h:1", persistent=True)
-

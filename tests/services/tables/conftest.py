@@ -63,6 +63,8 @@ class LobbyClient:
         for op in topics.LOBBY_OPS:
             self.client.subscribe(topics.lobby_response(op), self.box.put)
         self.client.subscribe(f"{topics.BASE}/table/+/host/reply", self.box.put)
+        self.client.subscribe(f"{topics.BASE}/table/+/view", self.box.put)
+        self.client.subscribe(topics.service_status("tables"), self.box.put)
         self.client.start().wait_connected(WAIT)
 
     def request(self, op: str, timeout: float = WAIT, **body: Any) -> dict[str, Any]:
@@ -89,6 +91,10 @@ class LobbyClient:
         reply = self.request("create", game=game, options=options)
         assert reply["status"] == "ok", reply
         return str(reply["data"]["table"])
+
+    def public(self, table: str, match: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The newest public view of ``table`` that matches (what the TV sees)."""
+        return self.box.wait(topics.table_view(table), match)
 
     def host(self, table: str, op: str, **params: Any) -> dict[str, Any]:
         request_id = uuid.uuid4().hex[:12]
@@ -146,7 +152,10 @@ def data_file(tmp_path: Path) -> Path:
 @pytest.fixture
 def tables(broker: BrokerEndpoint, data_file: Path) -> Iterator[TablesRunner]:
     owner = f"gamenight-tables-{uuid.uuid4().hex[:8]}"
-    with TablesRunner(broker.service_url("tables"), data_file, owner=owner) as runner:
+    # check_messages: every message the service publishes is checked against its schema.
+    with TablesRunner(
+        broker.service_url("tables"), data_file, owner=owner, check_messages=True
+    ) as runner:
         runner.start(WAIT)
         yield runner
 

@@ -15,6 +15,8 @@ def started_table(lobby: LobbyClient, phones: Callable[..., Phone]) -> tuple[str
     table = lobby.create("kings-corner", first_dealer="random")
     first, second = phones(table, "Ana"), phones(table, "Ben")
     assert lobby.host(table, "start")["status"] == "ok"
+    for phone in (first, second):  # until each phone holds its dealt hand
+        phone.box.wait(phone.view_topic, lambda m: m["state"] is not None)
     return table, first, second
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from protocol import topics
 from services.broker.settings import BrokerEndpoint
 
 from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
@@ -43,6 +44,15 @@ class TablesProcess:
             self.process.wait(10)
 
 
+def kill_and_wait_for_the_will(process: TablesProcess, lobby: LobbyClient) -> None:
+    """kill -9, then wait until the broker has noticed (it publishes the service's will)."""
+    status = topics.service_status("tables")
+    seen = len(lobby.box.messages.get(status, []))
+    process.kill()
+    messages = lobby.box.messages
+    lobby.box.wait(status, lambda m: len(messages[status]) > seen and not m["online"], timeout=30)
+
+
 @pytest.fixture
 def tables_process(broker: BrokerEndpoint, tmp_path: Path) -> Iterator[TablesProcess]:
     process = TablesProcess(broker, tmp_path / "gamenight.db")
@@ -69,7 +79,7 @@ def test_kill_9_then_restart_loses_nothing_and_applies_nothing_twice(
     mover = by_seat[before["state"]["current_seat"]]
     view = mover.view(newer_than=before["seq"] - 1)
 
-    tables_process.kill()
+    kill_and_wait_for_the_will(tables_process, lobby)
     # While the service is down: an intent, and the same intent again (a redelivery).
     intent = {"v": 1, "id": "during-outage", "op": "act", "seq": view["seq"],
               "player": mover.player_id, "action": view["state"]["legal_actions"][0]}
@@ -101,7 +111,7 @@ def test_views_after_a_restart_are_identical(
     assert lobby.host(table, "start")["status"] == "ok"
     before_public = first.box.wait(first.public_topic, lambda m: m["status"] == "playing")
     before_own = first.box.wait(first.view_topic, lambda m: m["seq"] == before_public["seq"])
-    tables_process.kill()
+    kill_and_wait_for_the_will(tables_process, lobby)
     tables_process.start()
     after_public = first.box.wait(
         first.public_topic, lambda m: m["epoch"] > before_public["epoch"], timeout=20)

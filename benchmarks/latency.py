@@ -1,0 +1,246 @@
+"""Intent -> public view latency through the real stack, next to the raw broker round trip.
+
+For each broker (the embedded one and Mosquitto, each in its own process) and for
+N = 1, 50 and 200 tables: a tables service (its own process, a real SQLite file) and N
+Kings in the Corner tables of two scripted players each. Every table acts at a human
+pace (one intent every ``--pace`` seconds, jittered); the latency is from publishing an
+intent to receiving the public view that carries its result. The raw round trip is
+measured on the same broker in the same run. Then the resident memory of a whole idle
+``gamenight serve`` stack (broker, tables, bots, web in one process).
+
+    python -m benchmarks.latency [--seconds 10] [--pace 1.0] [--tables 1,50,200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from benchmarks.broker_rtt import embedded, round_trips
+from protocol import topics
+from services.bots.strategy import choose_action
+from services.broker.credentials import ServiceCredentials
+from services.broker.mosquitto import MosquittoProcess, free_tcp_port
+from services.broker.settings import BrokerEndpoint
+from services.mqtt import MqttClient
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+@contextmanager
+def tables_process(broker: BrokerEndpoint, data: Path) -> Iterator[None]:
+    command = [sys.executable, "-m", "services.tables", "--broker",
+               broker.service_url("tables"), "--data", str(data),
+               "--client-id", f"bench-{uuid.uuid4().hex[:6]}"]
+    process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.DEVNULL)
+    try:
+        yield
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+class Driver:
+    """Scripted players for many tables over one service connection, and the stopwatch."""
+
+    def __init__(self, broker: BrokerEndpoint) -> None:
+        self.lock = threading.Condition()
+        self.public: dict[str, dict[str, Any]] = {}
+        self.seats: dict[tuple[str, int], dict[str, Any]] = {}
+        self.replies: dict[str, dict[str, Any]] = {}
+        self.sent: dict[tuple[str, int], float] = {}
+        self.latencies: list[float] = []
+        self.client = MqttClient(broker.service_url("web"))
+        base = topics.BASE
+        self.client.subscribe(f"{base}/table/+/view", self._on_public)
+        self.client.subscribe(f"{base}/table/+/seat/+/view", self._on_seat)
+        self.client.subscribe(topics.lobby_response("create"), self._on_reply)
+        self.client.subscribe(topics.lobby_response("join"), self._on_reply)
+        self.client.subscribe(f"{base}/table/+/host/reply", self._on_reply)
+        self.client.start().wait_connected(10)
+
+    def _on_public(self, topic: str, payload: bytes) -> None:
+        received = time.perf_counter()
+        view = json.loads(payload)
+        with self.lock:
+            key = (view["table"], view["seq"])
+            started = self.sent.pop(key, None)
+            if started is not None:
+                self.latencies.append(received - started)
+            self.public[view["table"]] = view
+            self.lock.notify_all()
+
+    def _on_seat(self, topic: str, payload: bytes) -> None:
+        view = json.loads(payload)
+        with self.lock:
+            self.seats[(view["table"], view["seat"])] = view
+            self.lock.notify_all()
+
+    def _on_reply(self, topic: str, payload: bytes) -> None:
+        reply = json.loads(payload)
+        with self.lock:
+            self.replies[reply["id"]] = reply
+            self.lock.notify_all()
+
+    def request(self, topic: str, message: dict[str, Any]) -> dict[str, Any]:
+        self.client.publish(topic, json.dumps(message).encode())
+        with self.lock:
+            if not self.lock.wait_for(lambda: message["id"] in self.replies, 10):
+                raise TimeoutError(f"no reply on {topic}")
+            return self.replies.pop(message["id"])
+
+    def wait_for_service(self) -> None:
+        for _ in range(100):
+            try:
+                probe = {"v": 1, "id": uuid.uuid4().hex[:8], "table": "NONE", "name": "x"}
+                self.client.publish(topics.lobby_request("join"), json.dumps(probe).encode())
+                with self.lock:
+                    if self.lock.wait_for(lambda: probe["id"] in self.replies, 0.3):
+                        return
+            except TimeoutError:
+                pass
+        raise TimeoutError("the tables service did not start")
+
+    def open_table(self) -> str:
+        created = self.request(topics.lobby_request("create"),
+                               {"v": 1, "id": uuid.uuid4().hex[:10], "game": "kings-corner"})
+        table = str(created["data"]["table"])
+        for name in ("Ana", "Ben"):
+            self.request(topics.lobby_request("join"),
+                         {"v": 1, "id": uuid.uuid4().hex[:10], "table": table, "name": name})
+        self.host(table, "start")
+        return table
+
+    def host(self, table: str, op: str) -> None:
+        self.request(topics.host_topic(table, "intent"),
+                     {"v": 1, "id": uuid.uuid4().hex[:10], "op": op})
+
+    def step(self, table: str) -> None:
+        """One scripted move at ``table`` (or a rematch when its game is over)."""
+        with self.lock:
+            public = self.public.get(table)
+            if public is None or (table, public["seq"] + 1) in self.sent:
+                return
+            if public["status"] in ("round_over", "finished"):
+                op = "next_round" if public["status"] == "round_over" else "rematch"
+            else:
+                op = ""
+                seat = public["state"]["current_seat"]
+                view = self.seats.get((table, seat))
+                if view is None or view["seq"] != public["seq"]:
+                    return
+                action = choose_action(view["state"])
+                intent = {"v": 1, "id": uuid.uuid4().hex[:12], "op": "act",
+                          "seq": public["seq"], "player": view["player"], "action": action}
+                self.sent[(table, public["seq"] + 1)] = time.perf_counter()
+        if op:
+            self.client.publish(topics.host_topic(table, "intent"),
+                                json.dumps({"v": 1, "id": uuid.uuid4().hex[:8], "op": op}))
+            return
+        self.client.publish(topics.seat_topic(table, seat, "intent"), json.dumps(intent))
+
+    def stop(self) -> None:
+        self.client.stop()
+
+
+def measure_tables(broker: BrokerEndpoint, count: int, seconds: float, pace: float) -> list[float]:
+    with tempfile.TemporaryDirectory() as folder, tables_process(broker, Path(folder) / "b.db"):
+        driver = Driver(broker)
+        try:
+            driver.wait_for_service()
+            tables = [driver.open_table() for _ in range(count)]
+            chooser = random.Random(count)
+            due = {table: time.perf_counter() + chooser.uniform(0, pace) for table in tables}
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                table = min(due, key=due.__getitem__)
+                delay = due[table] - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+                driver.step(table)
+                due[table] = time.perf_counter() + chooser.uniform(0.5 * pace, 1.5 * pace)
+            time.sleep(0.5)
+            return list(driver.latencies)
+        finally:
+            driver.stop()
+
+
+def run_broker(name: str, broker: BrokerEndpoint, counts: list[int], args: argparse.Namespace
+               ) -> None:
+    raw = round_trips(broker.service_url("web"), 2000, 1)
+    raw_p50, raw_p99 = statistics.median(raw) * 1000, percentile(raw, 0.99) * 1000
+    print(f"{name}: raw round trip (QoS 1)  p50 {raw_p50:.3f} ms  p99 {raw_p99:.3f} ms")
+    for count in counts:
+        latencies = measure_tables(broker, count, args.seconds, args.pace)
+        if not latencies:
+            print(f"  {count:>3} tables: no samples")
+            continue
+        p50 = statistics.median(latencies) * 1000
+        p99 = percentile(latencies, 0.99) * 1000
+        rate = len(latencies) / args.seconds
+        print(f"  {count:>3} tables ({rate:6.1f} intents/s): intent->view p50 {p50:.3f} ms"
+              f"  p99 {p99:.3f} ms   ratio to raw p50 {p50 / raw_p50:.2f}  p99 {p99 / raw_p99:.2f}")
+
+
+def idle_memory() -> None:
+    """Resident memory of a whole ``gamenight serve`` stack, idle after start."""
+    with tempfile.TemporaryDirectory() as folder:
+        port, mqtt, ws = free_tcp_port(), free_tcp_port(), free_tcp_port()
+        command = [sys.executable, "-m", "services.cli", "serve", "--data", f"{folder}/gn.db",
+                   "--port", str(port), "--mqtt", f"127.0.0.1:{mqtt}", "--ws", f"127.0.0.1:{ws}",
+                   "--host", "127.0.0.1"]
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(4)
+            tree = psutil.Process(process.pid)
+            rss = sum(p.memory_info().rss for p in [tree, *tree.children(recursive=True)])
+            print(f"idle stack (broker+tables+bots+web, one process): {rss / 2**20:.1f} MB RSS")
+        finally:
+            process.terminate()
+            process.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--pace", type=float, default=1.0, help="seconds between a table's moves")
+    parser.add_argument("--tables", default="1,50,200")
+    parser.add_argument("--brokers", default="mosquitto,embedded")
+    args = parser.parse_args()
+    counts = [int(part) for part in args.tables.split(",")]
+    credentials = ServiceCredentials.generate()
+    with tempfile.TemporaryDirectory() as folder:
+        for name in args.brokers.split(","):
+            if name == "mosquitto":
+                with MosquittoProcess(Path(folder) / "mosquitto", credentials) as process:
+                    run_broker("mosquitto", process.endpoint, counts, args)
+            else:
+                with embedded(credentials, Path(folder) / "embedded") as endpoint:
+                    run_broker("embedded (amqtt)", endpoint, counts, args)
+    idle_memory()
+    print(f"(pid {os.getpid()}; one table acts every ~{args.pace} s)")
+
+
+if __name__ == "__main__":
+    main()

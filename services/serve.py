@@ -1,0 +1,114 @@
+"""``gamenight serve``: the broker and every service in one process, stopped together.
+
+Each service keeps its own MQTT connection and talks to the others only through the
+broker, exactly as when it runs alone (``python -m services.tables`` ...); one process
+simply saves the memory of four Python interpreters on a small game-night machine.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Self
+
+from services.bots.runner import BotsRunner
+from services.broker.credentials import ServiceCredentials, ensure_secret_file
+from services.broker.embedded import EmbeddedBroker, start_embedded_broker
+from services.mqtt import BrokerUrl
+from services.tables.runner import TablesRunner
+from services.web.server import WebServer, start_web
+from services.web.settings import WebSettings
+
+log = logging.getLogger("gamenight")
+SECRET_FILE = "service.secret"
+
+
+@dataclass
+class StackSettings:
+    """Where everything listens and keeps its data."""
+
+    data: Path
+    broker: str | None = None  # an external broker (mqtt://host:port); None: embedded
+    mqtt_listen: str = "127.0.0.1:1883"
+    ws_listen: str = "0.0.0.0:8083"
+    ws_url: str = "ws://{host}:8083/mqtt"  # as the pages dial it; {host}: the page's host
+    web_host: str = "0.0.0.0"
+    web_port: int = 8000
+    public_url: str = ""
+    bots: bool = True
+    bot_think_seconds: float = 0.8
+    secret_file: Path | None = None
+
+    @property
+    def data_dir(self) -> Path:
+        return self.data.parent
+
+
+@dataclass
+class Stack:
+    """A running game night: broker (if embedded), tables, bots, web."""
+
+    settings: StackSettings
+    credentials: ServiceCredentials | None = None
+    broker: EmbeddedBroker | None = None
+    tables: TablesRunner | None = None
+    bots: BotsRunner | None = None
+    web: WebServer | None = None
+    _stops: list[Callable[[], None]] = field(default_factory=list)
+
+    def start(self) -> Self:
+        settings = self.settings
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        secret = settings.secret_file or settings.data_dir / SECRET_FILE
+        self.credentials = ensure_secret_file(secret)
+        try:
+            base = self._start_broker()
+            self.tables = TablesRunner(self._login(base, "tables"), settings.data).start()
+            self._stops.append(self.tables.stop)
+            if settings.bots:
+                self.bots = BotsRunner(self._login(base, "bots"), settings.bot_think_seconds)
+                self._stops.append(self.bots.start().stop)
+            web_login = self._login(base, "web")
+            self.web = start_web(
+                WebSettings(), host=settings.web_host, port=settings.web_port,
+                broker_url=web_login.geturl(), ws_url=settings.ws_url,
+                public_url=settings.public_url, username="web",
+                password=web_login.password or "",
+            )
+            self._stops.append(self.web.stop)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start_broker(self) -> BrokerUrl:
+        assert self.credentials is not None
+        if self.settings.broker is not None:
+            return BrokerUrl.parse(self.settings.broker)
+        self.broker = start_embedded_broker(
+            self.credentials, tcp=self.settings.mqtt_listen, ws=self.settings.ws_listen,
+            data_dir=self.settings.data_dir,
+        )
+        self._stops.append(self.broker.stop)
+        return BrokerUrl.parse(self.broker.endpoint.url())
+
+    def _login(self, base: BrokerUrl, service: str) -> BrokerUrl:
+        assert self.credentials is not None
+        return base.with_credentials(service, self.credentials.password(service))
+
+    def stop(self) -> None:
+        """Stop everything, newest first (the broker last)."""
+        while self._stops:
+            stop = self._stops.pop()
+            try:
+                stop()
+            except Exception:  # keep stopping the rest
+                log.exception("while stopping")
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()

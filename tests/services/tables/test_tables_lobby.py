@@ -1,0 +1,133 @@
+"""Joining, host controls, presence and reconnection."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+
+from protocol import topics
+from services.broker.settings import BrokerEndpoint
+from services.mqtt import ConnectRefusedError, MqttClient
+from services.tables.runner import TablesRunner
+
+from conftest import WAIT, LobbyClient, Phone  # type: ignore[import-not-found]
+
+
+def test_join_hands_out_random_tokens_stored_only_as_hashes(
+    tables: TablesRunner, lobby: LobbyClient, data_file: Path
+) -> None:
+    table = lobby.create("kings-corner")
+    joined = lobby.request("join", table=table, name="Ana")["data"]
+    assert joined["seat"] == 0 and joined["host"] is True
+    assert len(joined["password"]) >= 32  # 192 random bits, URL-safe
+    second = lobby.request("join", table=table, name="Ben")["data"]
+    assert second["seat"] == 1 and second["host"] is False
+    raw = data_file.read_bytes() + Path(f"{data_file}-wal").read_bytes()
+    assert joined["password"].encode() not in raw
+    with sqlite3.connect(data_file) as db:
+        hashes = [row[0] for row in db.execute("SELECT token_hash FROM players")]
+    assert len(hashes) == 2 and all(len(h) == 64 for h in hashes)
+
+
+def test_refusals_name_their_reason(tables: TablesRunner, lobby: LobbyClient) -> None:
+    assert lobby.request("join", table="NOPE", name="Ana")["error"] == {
+        "code": "unknown_table", "params": {"table": "NOPE"}}
+    table = lobby.create("kings-corner")
+    assert lobby.request("join", table=table, name="Ana")["status"] == "ok"
+    assert lobby.request("join", table=table, name="ana")["error"]["code"] == "name_taken"
+    assert lobby.host(table, "lock")["status"] == "ok"
+    assert lobby.request("join", table=table, name="Ben")["error"]["code"] == "table_locked"
+    assert lobby.host(table, "unlock")["status"] == "ok"
+    for name in ("Ben", "Cy", "Di", "Ed", "Flo"):
+        assert lobby.request("join", table=table, name=name)["status"] == "ok"
+    full = lobby.request("join", table=table, name="Gus")
+    assert full["error"] == {"code": "table_full", "params": {"table": table, "seats": 6}}
+    bad = lobby.request("create", game="chess")
+    assert bad["error"] == {"code": "unknown_game", "params": {"game": "chess"}}
+
+
+def test_start_fills_empty_seats_with_bots_and_kick_hands_the_seat_to_a_bot(
+    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone],
+    broker: BrokerEndpoint,
+) -> None:
+    table = lobby.create("kings-corner")
+    ana = phones(table, "Ana")
+    assert lobby.host(table, "start")["status"] == "ok"
+    public = ana.box.wait(ana.public_topic, lambda m: m["status"] == "playing")
+    assert [(p["name"], p["bot"]) for p in public["players"]] == [("Ana", False), ("Bot 1", True)]
+    kicked = lobby.host(table, "kick", seat=0)
+    assert kicked["status"] == "ok"
+    public = lobby.public(table, lambda m: m["players"][0]["bot"])
+    assert public["players"][0]["name"] == "Ana"
+    # The kicked player's account is gone.
+    client = MqttClient(broker.url(ana.username, ana.password))
+    try:
+        client.start()
+        refused = False
+        try:
+            client.wait_connected(WAIT)
+        except ConnectRefusedError:
+            refused = True
+        assert refused
+    finally:
+        client.stop()
+
+
+def test_pause_refuses_moves_until_resumed(
+    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone]
+) -> None:
+    table = lobby.create("kings-corner", first_dealer="random")
+    ana, ben = phones(table, "Ana"), phones(table, "Ben")
+    assert lobby.host(table, "start")["status"] == "ok"
+    assert lobby.host(table, "pause")["status"] == "ok"
+    public = ana.box.wait(ana.public_topic, lambda m: m["paused"])
+    mover = ana if public["state"]["current_seat"] == ana.seat else ben
+    action = mover.view(newer_than=public["seq"] - 1)["state"]["legal_actions"][0]
+    refused = mover.act(action, seq=public["seq"])
+    assert refused["error"]["code"] == "table_paused"
+    assert lobby.host(table, "resume")["status"] == "ok"
+    resumed = ana.box.wait(ana.public_topic, lambda m: not m["paused"] and m["seq"] > public["seq"])
+    assert mover.act(action, seq=resumed["seq"])["status"] == "ok"
+    assert lobby.host(table, "set_options", options={"deal": 9})["error"]["code"] == (
+        "options_locked")
+
+
+def test_presence_and_reconnection(
+    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone],
+    broker: BrokerEndpoint,
+) -> None:
+    table = lobby.create("kings-corner")
+    ana = phones(table, "Ana")
+    presence_topic = topics.seat_topic(table, ana.seat, "presence")
+    online = json.dumps({"v": 1, "online": True}).encode()
+    offline = json.dumps({"v": 1, "online": False}).encode()
+    # A phone with a last will, as the page does it (plain paho: we need to cut its socket).
+    phone = paho.Client(CallbackAPIVersion.VERSION2, protocol=paho.MQTTv311)
+    phone.username_pw_set(ana.username, ana.password)
+    phone.will_set(presence_topic, offline, qos=1, retain=True)
+    phone.connect(broker.host, broker.tcp_port or 0)
+    phone.loop_start()
+    phone.publish(presence_topic, online, qos=1, retain=True).wait_for_publish(WAIT)
+    ana.box.wait(ana.public_topic, lambda m: m["players"][0]["online"])
+    phone.loop_stop()
+    sock = phone.socket()
+    assert sock is not None
+    sock.close()  # the connection dies without a DISCONNECT: the broker sends the will
+    ana.box.wait(ana.public_topic, lambda m: not m["players"][0]["online"])
+    # A client that reconnects gets its current view at once (retained).
+    seq = ana.view()["seq"]
+    again = Phone.__new__(Phone)
+    again.__dict__.update({k: v for k, v in ana.__dict__.items() if k not in ("box", "client")})
+    again.box = type(ana.box)()
+    again.client = MqttClient(broker.url(ana.username, ana.password))
+    again.client.subscribe(again.view_topic, again.box.put)
+    again.client.start().wait_connected(WAIT)
+    try:
+        assert again.view()["seq"] == seq
+    finally:
+        again.client.stop()
