@@ -22,6 +22,7 @@ import gc
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 
 from engine.kings_corner import State, new_game, parse_position
 from engine.playout import random_playout
@@ -82,7 +83,7 @@ def main() -> None:
     print("Random full games, default options (list, pick uniformly, apply):")
     for seats in (2, 4, 6):
         actions = play_games(seats, 0, games)
-        rate = best_rate(lambda seats=seats: play_games(seats, 0, games), games, repeats)
+        rate = best_rate(partial(play_games, seats, 0, games), games, repeats)
         print(
             f"  {seats} players: {rate:7,.0f} games/s"
             f"   ({actions / games:5.1f} actions a game, {rate * actions / games:9,.0f} actions/s)"

@@ -49,9 +49,17 @@ def percentile(values: list[float], fraction: float) -> float:
 
 @contextmanager
 def tables_process(broker: BrokerEndpoint, data: Path) -> Iterator[None]:
-    command = [sys.executable, "-m", "services.tables", "--broker",
-               broker.service_url("tables"), "--data", str(data),
-               "--client-id", f"bench-{uuid.uuid4().hex[:6]}"]
+    command = [
+        sys.executable,
+        "-m",
+        "services.tables",
+        "--broker",
+        broker.service_url("tables"),
+        "--data",
+        str(data),
+        "--client-id",
+        f"bench-{uuid.uuid4().hex[:6]}",
+    ]
     process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.DEVNULL)
     try:
         yield
@@ -115,25 +123,30 @@ class Driver:
                 probe = {"v": 1, "id": uuid.uuid4().hex[:8], "table": "NONE", "name": "x"}
                 self.client.publish(topics.lobby_request("join"), json.dumps(probe).encode())
                 with self.lock:
-                    if self.lock.wait_for(lambda: probe["id"] in self.replies, 0.3):
+                    if self.lock.wait_for(lambda p=probe["id"]: p in self.replies, 0.3):
                         return
             except TimeoutError:
                 pass
         raise TimeoutError("the tables service did not start")
 
     def open_table(self) -> str:
-        created = self.request(topics.lobby_request("create"),
-                               {"v": 1, "id": uuid.uuid4().hex[:10], "game": "kings-corner"})
+        created = self.request(
+            topics.lobby_request("create"),
+            {"v": 1, "id": uuid.uuid4().hex[:10], "game": "kings-corner"},
+        )
         table = str(created["data"]["table"])
         for name in ("Ana", "Ben"):
-            self.request(topics.lobby_request("join"),
-                         {"v": 1, "id": uuid.uuid4().hex[:10], "table": table, "name": name})
+            self.request(
+                topics.lobby_request("join"),
+                {"v": 1, "id": uuid.uuid4().hex[:10], "table": table, "name": name},
+            )
         self.host(table, "start")
         return table
 
     def host(self, table: str, op: str) -> None:
-        self.request(topics.host_topic(table, "intent"),
-                     {"v": 1, "id": uuid.uuid4().hex[:10], "op": op})
+        self.request(
+            topics.host_topic(table, "intent"), {"v": 1, "id": uuid.uuid4().hex[:10], "op": op}
+        )
 
     def step(self, table: str) -> None:
         """One scripted move at ``table`` (or a rematch when its game is over)."""
@@ -150,12 +163,20 @@ class Driver:
                 if view is None or view["seq"] != public["seq"]:
                     return
                 action = choose_action(view["state"])
-                intent = {"v": 1, "id": uuid.uuid4().hex[:12], "op": "act",
-                          "seq": public["seq"], "player": view["player"], "action": action}
+                intent = {
+                    "v": 1,
+                    "id": uuid.uuid4().hex[:12],
+                    "op": "act",
+                    "seq": public["seq"],
+                    "player": view["player"],
+                    "action": action,
+                }
                 self.sent[(table, public["seq"] + 1)] = time.perf_counter()
         if op:
-            self.client.publish(topics.host_topic(table, "intent"),
-                                json.dumps({"v": 1, "id": uuid.uuid4().hex[:8], "op": op}))
+            self.client.publish(
+                topics.host_topic(table, "intent"),
+                json.dumps({"v": 1, "id": uuid.uuid4().hex[:8], "op": op}),
+            )
             return
         self.client.publish(topics.seat_topic(table, seat, "intent"), json.dumps(intent))
 
@@ -185,8 +206,9 @@ def measure_tables(broker: BrokerEndpoint, count: int, seconds: float, pace: flo
             driver.stop()
 
 
-def run_broker(name: str, broker: BrokerEndpoint, counts: list[int], args: argparse.Namespace
-               ) -> None:
+def run_broker(
+    name: str, broker: BrokerEndpoint, counts: list[int], args: argparse.Namespace
+) -> None:
     raw = round_trips(broker.service_url("web"), 2000, 1)
     raw_p50, raw_p99 = statistics.median(raw) * 1000, percentile(raw, 0.99) * 1000
     print(f"{name}: raw round trip (QoS 1)  p50 {raw_p50:.3f} ms  p99 {raw_p99:.3f} ms")
@@ -198,19 +220,35 @@ def run_broker(name: str, broker: BrokerEndpoint, counts: list[int], args: argpa
         p50 = statistics.median(latencies) * 1000
         p99 = percentile(latencies, 0.99) * 1000
         rate = len(latencies) / args.seconds
-        print(f"  {count:>3} tables ({rate:6.1f} intents/s): intent->view p50 {p50:.3f} ms"
-              f"  p99 {p99:.3f} ms   ratio to raw p50 {p50 / raw_p50:.2f}  p99 {p99 / raw_p99:.2f}")
+        print(
+            f"  {count:>3} tables ({rate:6.1f} intents/s): intent->view p50 {p50:.3f} ms"
+            f"  p99 {p99:.3f} ms   ratio to raw p50 {p50 / raw_p50:.2f}  p99 {p99 / raw_p99:.2f}"
+        )
 
 
 def idle_memory() -> None:
     """Resident memory of a whole ``gamenight serve`` stack, idle after start."""
     with tempfile.TemporaryDirectory() as folder:
         port, mqtt, ws = free_tcp_port(), free_tcp_port(), free_tcp_port()
-        command = [sys.executable, "-m", "services.cli", "serve", "--data", f"{folder}/gn.db",
-                   "--port", str(port), "--mqtt", f"127.0.0.1:{mqtt}", "--ws", f"127.0.0.1:{ws}",
-                   "--host", "127.0.0.1"]
-        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+        command = [
+            sys.executable,
+            "-m",
+            "services.cli",
+            "serve",
+            "--data",
+            f"{folder}/gn.db",
+            "--port",
+            str(port),
+            "--mqtt",
+            f"127.0.0.1:{mqtt}",
+            "--ws",
+            f"127.0.0.1:{ws}",
+            "--host",
+            "127.0.0.1",
+        ]
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         try:
             time.sleep(4)
             tree = psutil.Process(process.pid)

@@ -5,7 +5,7 @@ A game module (``engine.kings_corner``, ``engine.five_crowns``) provides:
 - ``new_game(seats: int, seed: int | str, options: Mapping[str, Any] | None) -> State``
 - ``parse_action(wire: Mapping[str, Any]) -> Action`` (raises ``ActionSyntaxError``)
 - ``state_from_dict(data) -> State`` and ``parse_position(text) -> State``
-- ``DEFAULT_OPTIONS`` and ``OPTION_CHOICES`` (what the lobby offers)
+- ``NAME``, ``MIN_SEATS``, ``MAX_SEATS`` and ``OPTIONS`` (the rule options the lobby offers)
 
 and its ``State`` satisfies ``GameState`` below. States are immutable: ``apply`` returns a
 new state and leaves the old one as it was, which makes undo, replay and look-ahead free.

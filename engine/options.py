@@ -52,6 +52,4 @@ def resolve_options(
     for name in given or {}:
         if name not in known:
             raise OptionError("unknown_option", option=name)
-    return {
-        spec.name: spec.check((given or {}).get(spec.name, spec.default)) for spec in specs
-    }
+    return {spec.name: spec.check((given or {}).get(spec.name, spec.default)) for spec in specs}

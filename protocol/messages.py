@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from protocol.schema import SchemaViolation, validate
+from protocol.schema import SchemaViolationError, validate
 
 MAX_PAYLOAD = 16 * 1024
 MESSAGE_KINDS = (
@@ -60,7 +60,7 @@ def check(kind: str, message: Any) -> dict[str, Any]:
     """Return ``message`` if it fits the schema of ``kind``; raise ``ProtocolError`` if not."""
     try:
         validate(message, schema(kind))
-    except SchemaViolation as violation:
+    except SchemaViolationError as violation:
         raise ProtocolError(
             "bad_message", kind=kind, path=violation.path, keyword=violation.keyword
         ) from None

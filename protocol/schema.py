@@ -24,7 +24,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-class SchemaViolation(ValueError):
+class SchemaViolationError(ValueError):
     """Where a message departs from its schema: a JSON pointer and the keyword."""
 
     def __init__(self, path: str, keyword: str) -> None:
@@ -45,7 +45,7 @@ def _is_type(value: Any, name: str) -> bool:
 
 
 def validate(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any] | None = None) -> None:
-    """Raise ``SchemaViolation`` at the first place ``value`` breaks ``schema``."""
+    """Raise ``SchemaViolationError`` at the first place ``value`` breaks ``schema``."""
     _check(value, schema, root or schema, "")
 
 
@@ -60,28 +60,28 @@ def _check(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any], path:
     if kind is not None:
         kinds = [kind] if isinstance(kind, str) else kind
         if not any(_is_type(value, name) for name in kinds):
-            raise SchemaViolation(path, "type")
+            raise SchemaViolationError(path, "type")
     if "const" in schema and (value != schema["const"] or type(value) is not type(schema["const"])):
-        raise SchemaViolation(path, "const")
+        raise SchemaViolationError(path, "const")
     if "enum" in schema and value not in schema["enum"]:
-        raise SchemaViolation(path, "enum")
+        raise SchemaViolationError(path, "enum")
     if "oneOf" in schema:
         matches = 0
         for option in schema["oneOf"]:
             try:
                 _check(value, option, root, path)
-            except SchemaViolation:
+            except SchemaViolationError:
                 continue
             matches += 1
         if matches != 1:
-            raise SchemaViolation(path, "oneOf")
+            raise SchemaViolationError(path, "oneOf")
     if isinstance(value, str):
         _check_string(value, schema, path)
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
-            raise SchemaViolation(path, "minimum")
+            raise SchemaViolationError(path, "minimum")
         if "maximum" in schema and value > schema["maximum"]:
-            raise SchemaViolation(path, "maximum")
+            raise SchemaViolationError(path, "maximum")
     elif isinstance(value, list):
         _check_array(value, schema, root, path)
     elif isinstance(value, dict):
@@ -90,20 +90,20 @@ def _check(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any], path:
 
 def _check_string(value: str, schema: Mapping[str, Any], path: str) -> None:
     if "minLength" in schema and len(value) < schema["minLength"]:
-        raise SchemaViolation(path, "minLength")
+        raise SchemaViolationError(path, "minLength")
     if "maxLength" in schema and len(value) > schema["maxLength"]:
-        raise SchemaViolation(path, "maxLength")
+        raise SchemaViolationError(path, "maxLength")
     if "pattern" in schema and not _regex(schema["pattern"]).search(value):
-        raise SchemaViolation(path, "pattern")
+        raise SchemaViolationError(path, "pattern")
 
 
 def _check_array(
     value: list[Any], schema: Mapping[str, Any], root: Mapping[str, Any], path: str
 ) -> None:
     if "minItems" in schema and len(value) < schema["minItems"]:
-        raise SchemaViolation(path, "minItems")
+        raise SchemaViolationError(path, "minItems")
     if "maxItems" in schema and len(value) > schema["maxItems"]:
-        raise SchemaViolation(path, "maxItems")
+        raise SchemaViolationError(path, "maxItems")
     items = schema.get("items")
     if isinstance(items, Mapping):
         for index, item in enumerate(value):
@@ -115,7 +115,7 @@ def _check_object(
 ) -> None:
     for name in schema.get("required", ()):
         if name not in value:
-            raise SchemaViolation(f"{path}/{name}", "required")
+            raise SchemaViolationError(f"{path}/{name}", "required")
     properties: Mapping[str, Any] = schema.get("properties", {})
     extra = schema.get("additionalProperties", True)
     names = schema.get("propertyNames")
@@ -125,6 +125,6 @@ def _check_object(
         if name in properties:
             _check(item, properties[name], root, f"{path}/{name}")
         elif extra is False:
-            raise SchemaViolation(f"{path}/{name}", "additionalProperties")
+            raise SchemaViolationError(f"{path}/{name}", "additionalProperties")
         elif isinstance(extra, Mapping):
             _check(item, extra, root, f"{path}/{name}")

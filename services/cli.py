@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 
 from engine.errors import RuleError
 from engine.registry import GAME_MODULES
@@ -29,9 +29,15 @@ def _serve(args: argparse.Namespace) -> int:
 
     configure_logging()
     settings = StackSettings(
-        data=args.data.expanduser().resolve(), broker=args.broker, mqtt_listen=args.mqtt,
-        ws_listen=args.ws, ws_url=args.ws_url, web_host=args.host, web_port=args.port,
-        public_url=args.public_url, bots=not args.no_bots,
+        data=args.data.expanduser().resolve(),
+        broker=args.broker,
+        mqtt_listen=args.mqtt,
+        ws_listen=args.ws,
+        ws_url=args.ws_url,
+        web_host=args.host,
+        web_port=args.port,
+        public_url=args.public_url,
+        bots=not args.no_bots,
     )
     with Stack(settings).start() as stack:
         assert stack.web is not None
@@ -64,15 +70,28 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.set_defaults(handler=_simulate)
 
     serve = commands.add_parser("serve", help="run the broker and every service")
-    serve.add_argument("--data", type=Path, default=Path("~/.local/share/gamenight/gamenight.db"),
-                       help="the SQLite file (the broker's accounts and secret go beside it)")
-    serve.add_argument("--broker", default=None,
-                       help="use this broker (mqtt://host:port) instead of the embedded one")
+    serve.add_argument(
+        "--data",
+        type=Path,
+        default=Path("~/.local/share/gamenight/gamenight.db"),
+        help="the SQLite file (the broker's accounts and secret go beside it)",
+    )
+    serve.add_argument(
+        "--broker",
+        default=None,
+        help="use this broker (mqtt://host:port) instead of the embedded one",
+    )
     serve.add_argument("--mqtt", default="127.0.0.1:1883", help="embedded broker's TCP listener")
-    serve.add_argument("--ws", default="0.0.0.0:8083",
-                       help="embedded broker's WebSocket listener (the phones use it)")
-    serve.add_argument("--ws-url", default="ws://{host}:8083/mqtt",
-                       help="the WebSocket URL as pages dial it ({host}: the page's host)")
+    serve.add_argument(
+        "--ws",
+        default="0.0.0.0:8083",
+        help="embedded broker's WebSocket listener (the phones use it)",
+    )
+    serve.add_argument(
+        "--ws-url",
+        default="ws://{host}:8083/mqtt",
+        help="the WebSocket URL as pages dial it ({host}: the page's host)",
+    )
     serve.add_argument("--host", default="0.0.0.0", help="the web service's address")
     serve.add_argument("--port", type=int, default=8000, help="the web service's port")
     serve.add_argument("--public-url", default="", help="the address in the QR code")

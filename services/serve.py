@@ -72,9 +72,13 @@ class Stack:
                 self._stops.append(self.bots.start().stop)
             web_login = self._login(base, "web")
             self.web = start_web(
-                WebSettings(), host=settings.web_host, port=settings.web_port,
-                broker_url=web_login.geturl(), ws_url=settings.ws_url,
-                public_url=settings.public_url, username="web",
+                WebSettings(),
+                host=settings.web_host,
+                port=settings.web_port,
+                broker_url=web_login.geturl(),
+                ws_url=settings.ws_url,
+                public_url=settings.public_url,
+                username="web",
                 password=web_login.password or "",
             )
             self._stops.append(self.web.stop)
@@ -88,7 +92,9 @@ class Stack:
         if self.settings.broker is not None:
             return BrokerUrl.parse(self.settings.broker)
         self.broker = start_embedded_broker(
-            self.credentials, tcp=self.settings.mqtt_listen, ws=self.settings.ws_listen,
+            self.credentials,
+            tcp=self.settings.mqtt_listen,
+            ws=self.settings.ws_listen,
             data_dir=self.settings.data_dir,
         )
         self._stops.append(self.broker.stop)

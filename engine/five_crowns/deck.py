@@ -50,8 +50,3 @@ def hand_order(card: Card) -> tuple[int, int]:
 
 def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=hand_order))
-
-
-def wild_rank_of(cards_dealt: int) -> int:
-    """The wild rank equals the number of cards dealt (3 … 10, J = 11, Q = 12, K = 13)."""
-    return cards_dealt

@@ -159,7 +159,7 @@ def _moves(hand: int, count: int, cap: int) -> list[_Move]:
         if not available:
             continue
         other_unit = 1 << (_BITS * other)
-        if True:
+        if not (rest | rest >> 1 | rest >> 2) & _NEIGHBOURS[other][reach]:
             book_only += [other_unit] * available
             continue
         books = [

@@ -21,6 +21,26 @@ bad_pile [pile]. Options (``OptionError``): bad_option, unknown_option, bad_seat
 bad_seed, deal_needs_two_or_three_seats, deal_too_large [deal, seats, maximum].
 Positions (``PositionError``): bad_position [reason, ...]; impossible ones raise
 ``InvariantError`` (an ``AssertionError``).
+
+Points the rule texts leave open, as decided here:
+- Deal 13 and draw=never are independent options (the seeds: "usually 13"); a six-card
+  deal is allowed at any table size; a deal that leaves fewer than 4 cards for the
+  side piles is refused.
+- draw=end: drawing is the action that ends the turn; end_turn only once the stock is out.
+- Mandatory kings: while the seat to act holds a King and a corner is empty, its only
+  legal actions are Kings into empty corners (a drawn King goes at once).
+- Royal kings: a turn in which a King went from the hand into a corner is followed by
+  one more turn for that seat (which may earn another); a King pile moved into a corner
+  or a King on a side spot earns nothing.
+- Blocked round: as many turns in a row as there are seats without a card drawn, played
+  or moved. Only side piles ever move (a corner pile starts with a King).
+- First dealer by high card: Kings high, Aces low, suits do not count; seats tied for the
+  highest rank draw again from a fresh deck. Seeded labels: ``first-dealer-<n>``,
+  ``first-dealer`` (random), ``round-<n>``.
+- A session ends when a total reaches (>=) the target; without a session the outcome's
+  scores are the single round's penalty points.
+- ``State.opening_events()`` gives the events of the first-dealer choice and first deal,
+  which ``new_game`` (returning only a state) cannot.
 """
 
 from __future__ import annotations

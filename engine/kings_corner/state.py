@@ -1,9 +1,11 @@
 """The state of a Kings in the Corner game and its hot path: legal actions and apply.
 
-A ``State`` never changes once made: ``apply`` returns a new one. Its fields are private
-slots (a frozen dataclass costs three times as much to copy, and a game copies the state
-once per action); nothing outside this module writes them. The only thing filled in later
-is the memo of the legal actions, which is a function of the rest.
+A ``State`` never changes once made: ``apply`` returns a new one. Its fields are plain
+slots, read-only by convention: a frozen dataclass costs three times as much to copy,
+and a game copies the state once per action. Nothing outside this module writes them;
+``current_seat`` is a plain attribute, not a property, because every caller reads it
+once per action. The only things filled in later are memos of values the rest decides:
+the legal actions, and what of them depends on the piles alone.
 """
 
 from __future__ import annotations
@@ -59,13 +61,13 @@ class State:
         "_legal",
         "_phase",
         "_piles",
-        "_seat",
+        "current_seat",
     )
     _info: RoundInfo
     _hands: tuple[int, ...]  # a bit mask of card numbers per seat
     _piles: Piles  # card numbers, bottom first, in the order of ``PILES``
     _drawn: int  # cards already taken from ``_info.stock``
-    _seat: int | None
+    current_seat: int | None  # whose turn it is; None once the round is over
     _phase: int
     _acted: bool  # drew, played or moved this turn (a blocked round counts idle turns)
     _kinged: bool  # put a King from hand into a corner this turn (royal kings)
@@ -89,7 +91,7 @@ class State:
         """A state from its parts (the deal, the notation and the dict form use this)."""
         state = object.__new__(cls)
         state._info, state._hands, state._piles, state._drawn = info, hands, piles, drawn
-        state._seat, state._phase, state._acted = seat, phase, acted
+        state.current_seat, state._phase, state._acted = seat, phase, acted
         state._kinged, state._idle = kinged, idle
         state._board = None
         state._legal = () if phase == OVER_PHASE else _DRAW_ONLY if phase == DRAW_PHASE else None
@@ -115,7 +117,7 @@ class State:
     # ------------------------------------------------------------------ the hot path
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every legal action of ``seat`` in a fixed order; empty if it is not to act."""
-        if seat != self._seat:
+        if seat != self.current_seat:
             return ()
         legal = self._legal
         if legal is None:  # the play phase (a draw phase is born with its one action)
@@ -131,7 +133,7 @@ class State:
 
     def apply(self, seat: int, action: Action) -> tuple[State, tuple[Event, ...]]:
         """The state after ``seat`` does ``action``; ``IllegalActionError`` if not allowed."""
-        if seat != self._seat:
+        if seat != self.current_seat:
             raise self._refusal(seat, action)
         legal = self._legal
         if legal is None:
@@ -152,7 +154,7 @@ class State:
         """The same turn, after the seat to act drew, played or moved."""
         new = _new_state(State)
         new._info, new._hands, new._piles, new._drawn = self._info, hands, piles, self._drawn
-        new._seat, new._phase, new._acted = self._seat, PLAY_PHASE, True
+        new.current_seat, new._phase, new._acted = self.current_seat, PLAY_PHASE, True
         new._kinged, new._idle, new._board, new._legal = self._kinged, self._idle, board, None
         return new
 
@@ -179,7 +181,7 @@ class State:
                 board = board_after_fill(board, after, index, card, king_pile)
         new = _new_state(State)  # as ``_next`` does, written out: this is the commonest
         new._info, new._hands, new._piles, new._drawn = self._info, tuple(hands), after, self._drawn
-        new._seat, new._phase, new._acted, new._idle = seat, PLAY_PHASE, True, self._idle
+        new.current_seat, new._phase, new._acted, new._idle = seat, PLAY_PHASE, True, self._idle
         new._kinged = self._kinged or (index >= 4 and not pile)
         new._board, new._legal = board, None
         return new, (played,)
@@ -233,7 +235,7 @@ class State:
         ended = TURN_EVENTS[seat * 8 + next_seat] or turn_event(seat, next_seat)
         new = _new_state(State)
         new._info, new._hands, new._piles, new._drawn = info, hands, self._piles, drawn
-        new._seat, new._acted, new._kinged, new._idle = next_seat, False, False, idle
+        new.current_seat, new._acted, new._kinged, new._idle = next_seat, False, False, idle
         new._board = self._board
         if drawn < info.start_draws:
             new._phase, new._legal = DRAW_PHASE, _DRAW_ONLY
@@ -286,10 +288,6 @@ class State:
     @property
     def seats(self) -> int:
         return self._info.setup.seats
-
-    @property
-    def current_seat(self) -> int | None:
-        return self._seat
 
     @property
     def setup(self) -> Setup:

@@ -99,8 +99,14 @@ class BotsRunner:
         if action is None:
             return
         self._acted[(code, seat)] = stamp
-        intent = {"v": 1, "id": uuid.uuid4().hex[:16], "op": "act", "seq": stamp[1],
-                  "player": view["player"], "action": action}
+        intent = {
+            "v": 1,
+            "id": uuid.uuid4().hex[:16],
+            "op": "act",
+            "seq": stamp[1],
+            "player": view["player"],
+            "action": action,
+        }
         self._later(topics.seat_topic(code, seat, "intent"), encode("intent", intent))
 
     def _later(self, topic: str, payload: bytes) -> None:
@@ -122,5 +128,3 @@ class BotsRunner:
                 return
             self._timers.add(timer)
         timer.start()
-
-

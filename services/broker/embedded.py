@@ -11,6 +11,8 @@ What this subclass changes in amqtt, and why:
   id before checking the password, so anyone could wipe the tables service's persistent
   session. Here nothing is touched before the credentials pass, and another account's
   live or persistent session is neither taken over nor resumed: the CONNECT is refused.
+* Delivery while clients come and go. amqtt walks its subscription table across awaits;
+  a subscription made meanwhile aborted the delivery of that message to the rest.
 * The dynsec control topic. amqtt closes any connection that publishes to a ``$`` topic;
   here service accounts may send Mosquitto's dynamic-security commands to
   ``$CONTROL/dynamic-security/v1`` and get the answer on ``.../response``, as on Mosquitto.
@@ -22,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +58,21 @@ def _plugin_path(plugin: type) -> str:
     return f"{plugin.__module__}.{plugin.__qualname__}"
 
 
+class _Subscriptions(dict[str, list[tuple[Session, int]]]):
+    """amqtt's subscription table, walked only through snapshots.
+
+    amqtt walks this table while awaiting (each read check yields to the event loop), so a
+    client subscribing or leaving meanwhile raised "dictionary changed size during
+    iteration": the message being delivered was lost for every remaining subscriber.
+    """
+
+    def items(self) -> list[tuple[str, list[tuple[Session, int]]]]:  # type: ignore[override]
+        return [(topic_filter, list(subscribers)) for topic_filter, subscribers in super().items()]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(super().keys()))
+
+
 # amqtt ships no type information, so Broker is Any to mypy.
 class GameNightBroker(Broker):  # type: ignore[misc]
     """amqtt's broker with our plugins, the retained-message guard and dynsec control."""
@@ -79,6 +96,7 @@ class GameNightBroker(Broker):  # type: ignore[misc]
                 },
             }
         )
+        self._subscriptions = _Subscriptions()
 
     def bound_port(self, listener: str) -> int | None:
         """The port a listener actually got (useful after asking for port 0)."""

@@ -35,7 +35,10 @@ class TablesRunner:
     """The tables service wired to a broker; ``start()`` returns once it serves."""
 
     def __init__(
-        self, broker: str | BrokerUrl, data: str | Path, owner: str = CLIENT_ID,
+        self,
+        broker: str | BrokerUrl,
+        data: str | Path,
+        owner: str = CLIENT_ID,
         check_messages: bool = False,
     ) -> None:
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)

@@ -28,8 +28,17 @@ log = logging.getLogger("gamenight.tables")
 
 Publish = Callable[[str, bytes, bool], None]
 HOST_OPS_TO_ENTRIES = {
-    "set_game", "set_options", "start", "next_round", "kick", "lock", "unlock", "pause",
-    "resume", "end_session", "rematch",
+    "set_game",
+    "set_options",
+    "start",
+    "next_round",
+    "kick",
+    "lock",
+    "unlock",
+    "pause",
+    "resume",
+    "end_session",
+    "rematch",
 }
 REMEMBERED_INTENTS = 512
 UNKNOWN_ID = "-"
@@ -47,7 +56,11 @@ class TablesService:
     """Owns tables, applies entries, publishes views and replies."""
 
     def __init__(
-        self, store: Store, publish: Publish, accounts: Accounts, owner: str,
+        self,
+        store: Store,
+        publish: Publish,
+        accounts: Accounts,
+        owner: str,
         check_messages: bool = False,
     ) -> None:
         self.store = store
@@ -224,7 +237,10 @@ class TablesService:
         while f"Bot {number}" in names:
             number += 1
         return {
-            "kind": "join", "seat": seat, "name": f"Bot {number}", "bot": True,
+            "kind": "join",
+            "seat": seat,
+            "name": f"Bot {number}",
+            "bot": True,
             "player_id": credentials.new_player_id("bot"),
         }
 
@@ -250,8 +266,11 @@ class TablesService:
         while code in self.tables or self.store.table_exists(code):
             code = credentials.new_table_code()
         table = Table(code=code)
-        entry = {"kind": "create", "game": request.get("game", "kings-corner"),
-                 "options": request.get("options") or {}}
+        entry = {
+            "kind": "create",
+            "game": request.get("game", "kings-corner"),
+            "options": request.get("options") or {},
+        }
         table.apply(entry)  # raises before anything is stored if the game is unknown
         table.epoch = self.store.create_table(code, table.game, self.owner)
         self.store.append(code, table.epoch, table.seq, entry, table.status, table.game)
@@ -274,16 +293,27 @@ class TablesService:
         username = f"u-{player_id}"
         host = table.host_seat() is None
         entry = {
-            "kind": "join", "seat": seat, "player_id": player_id, "name": request["name"],
-            "lang": request.get("lang", "en"), "host": host, "username": username,
+            "kind": "join",
+            "seat": seat,
+            "player_id": player_id,
+            "name": request["name"],
+            "lang": request.get("lang", "en"),
+            "host": host,
+            "username": username,
             "token_hash": credentials.hash_token(token),
         }
         if not self._commit(table, entry, None, str(request["id"])):
             raise TableError("unavailable")
         grants = topics.host_player_grants(code, seat) if host else topics.player_grants(code, seat)
         self.accounts.provision(username, token, grants)
-        return {"table": code, "seat": seat, "player_id": player_id, "username": username,
-                "password": token, "host": host}
+        return {
+            "table": code,
+            "seat": seat,
+            "player_id": player_id,
+            "username": username,
+            "password": token,
+            "host": host,
+        }
 
     # ------------------------------------------------------------------ commit
     def _commit(
@@ -301,7 +331,12 @@ class TablesService:
             return False
         try:
             self.store.append(
-                table.code, table.epoch, table.seq, entry, table.status, table.game,
+                table.code,
+                table.epoch,
+                table.seq,
+                entry,
+                table.status,
+                table.game,
                 player=_player_row(table, entry),
                 result=_result_row(table, entry),
             )
@@ -315,10 +350,14 @@ class TablesService:
             self.accounts.revoke(before.username)
             self.publish(
                 topics.seat_topic(table.code, before.seat, "view"),
-                self._encode("seat_view", seat_view(table, before.seat, kicked=True)), True,
+                self._encode("seat_view", seat_view(table, before.seat, kicked=True)),
+                True,
             )
-        self.publish(topics.table_events(table.code), self._encode("events", events_message(
-            table, events)), False)
+        self.publish(
+            topics.table_events(table.code),
+            self._encode("events", events_message(table, events)),
+            False,
+        )
         self.publish_views(table)
         return True
 
@@ -349,8 +388,12 @@ class TablesService:
 
 
 def _error(intent_id: str, code: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    return {"v": 1, "id": intent_id, "status": "error",
-            "error": {"code": code, "params": dict(params)}}
+    return {
+        "v": 1,
+        "id": intent_id,
+        "status": "error",
+        "error": {"code": code, "params": dict(params)},
+    }
 
 
 def _id_of(payload: bytes) -> str:
@@ -374,8 +417,13 @@ def _player_row(table: Table, entry: Mapping[str, Any]) -> dict[str, Any] | None
     if entry["kind"] != "join" or entry.get("bot"):
         return None
     info: SeatInfo = table.seats[int(entry["seat"])]
-    return {"player_id": info.player_id, "seat": info.seat, "name": info.name,
-            "username": info.username, "token_hash": info.token_hash}
+    return {
+        "player_id": info.player_id,
+        "seat": info.seat,
+        "name": info.name,
+        "username": info.username,
+        "token_hash": info.token_hash,
+    }
 
 
 def _result_row(table: Table, entry: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -41,18 +41,18 @@ class Store:
     def _create_schema(self) -> None:
         db = self.db
         if "tables" not in db.table_names():
-            db["tables"].create(
+            db.table("tables").create(
                 {"code": str, "game": str, "status": str, "epoch": int, "owner": str},
                 pk="code",
             )
         if "log" not in db.table_names():
-            db["log"].create(
+            db.table("log").create(
                 {"id": int, "table_code": str, "seq": int, "kind": str, "entry": str},
                 pk="id",
             )
-            db["log"].create_index(["table_code", "seq"], unique=True)
+            db.table("log").create_index(["table_code", "seq"], unique=True)
         if "players" not in db.table_names():
-            db["players"].create(
+            db.table("players").create(
                 {
                     "player_id": str,
                     "table_code": str,
@@ -65,7 +65,7 @@ class Store:
                 pk="player_id",
             )
         if "results" not in db.table_names():
-            db["results"].create(
+            db.table("results").create(
                 {"table_code": str, "seq": int, "game": str, "outcome": str},
                 pk=("table_code", "seq"),
             )
@@ -92,7 +92,7 @@ class Store:
 
     def create_table(self, code: str, game: str, owner: str) -> int:
         """Register a new table owned by ``owner``; its first epoch is 1."""
-        self.db["tables"].insert(
+        self.db.table("tables").insert(
             {"code": code, "game": game, "status": "lobby", "epoch": 1, "owner": owner}
         )
         return 1
@@ -132,8 +132,12 @@ class Store:
                     "INSERT OR REPLACE INTO players (player_id, table_code, seat, name, username,"
                     " token_hash, active) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
-                        player["player_id"], code, player["seat"], player["name"],
-                        player.get("username"), player.get("token_hash"),
+                        player["player_id"],
+                        code,
+                        player["seat"],
+                        player["name"],
+                        player.get("username"),
+                        player.get("token_hash"),
                         int(player.get("active", 1)),
                     ),
                 )
@@ -165,4 +169,3 @@ class Store:
 
     def close(self) -> None:
         self.db.conn.close()
-

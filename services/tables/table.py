@@ -198,7 +198,9 @@ class Table:
             raise TableError("seats_not_filled", seats=sorted(self.seats))
         if not rules.MIN_SEATS <= players <= rules.MAX_SEATS:
             raise TableError(
-                "wrong_player_count", players=players, minimum=rules.MIN_SEATS,
+                "wrong_player_count",
+                players=players,
+                minimum=rules.MIN_SEATS,
                 maximum=rules.MAX_SEATS,
             )
         try:

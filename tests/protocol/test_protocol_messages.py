@@ -11,29 +11,66 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol.messages import MESSAGE_KINDS, ProtocolError, decode, encode, schema
-from protocol.schema import SchemaViolation, validate
+from protocol.schema import SchemaViolationError, validate
 
 SAMPLES: dict[str, list[Any]] = {
     "intent": [
-        {"v": 1, "id": "a1", "op": "act", "seq": 3, "player": "p1",
-         "action": {"type": "play", "card": "7H", "pile": "N"}},
+        {
+            "v": 1,
+            "id": "a1",
+            "op": "act",
+            "seq": 3,
+            "player": "p1",
+            "action": {"type": "play", "card": "7H", "pile": "N"},
+        },
         {"v": 1, "id": "s-9", "op": "sync"},
     ],
     "host_intent": [{"v": 1, "id": "h1", "op": "kick", "params": {"seat": 2}}],
     "reply": [
         {"v": 1, "id": "a1", "status": "ok", "seq": 4},
-        {"v": 1, "id": "a1", "status": "error",
-         "error": {"code": "stale_seq", "params": {"seq": 3, "current": 4}}},
+        {
+            "v": 1,
+            "id": "a1",
+            "status": "error",
+            "error": {"code": "stale_seq", "params": {"seq": 3, "current": 4}},
+        },
     ],
-    "table_view": [{
-        "v": 1, "table": "K7Q2", "epoch": 1, "seq": 0, "status": "lobby",
-        "game": "kings-corner", "options": {}, "players": [
-            {"seat": 0, "name": "Ana", "online": True, "bot": False, "host": True}],
-        "state": None, "locked": False, "paused": False}],
-    "seat_view": [{"v": 1, "table": "K7Q2", "epoch": 1, "seq": 5, "seat": 0, "name": "Ana",
-                   "host": True, "state": {"hand": ["7H"]}}],
-    "events": [{"v": 1, "table": "K7Q2", "epoch": 1, "seq": 5,
-                "events": [{"code": "played", "seat": 1, "params": {"card": "7H"}}]}],
+    "table_view": [
+        {
+            "v": 1,
+            "table": "K7Q2",
+            "epoch": 1,
+            "seq": 0,
+            "status": "lobby",
+            "game": "kings-corner",
+            "options": {},
+            "players": [{"seat": 0, "name": "Ana", "online": True, "bot": False, "host": True}],
+            "state": None,
+            "locked": False,
+            "paused": False,
+        }
+    ],
+    "seat_view": [
+        {
+            "v": 1,
+            "table": "K7Q2",
+            "epoch": 1,
+            "seq": 5,
+            "seat": 0,
+            "name": "Ana",
+            "host": True,
+            "state": {"hand": ["7H"]},
+        }
+    ],
+    "events": [
+        {
+            "v": 1,
+            "table": "K7Q2",
+            "epoch": 1,
+            "seq": 5,
+            "events": [{"code": "played", "seat": 1, "params": {"card": "7H"}}],
+        }
+    ],
     "presence": [{"v": 1, "online": False}],
     "say": [{"v": 1, "id": "t1", "text": "seven of hearts on north", "lang": "en"}],
     "service_status": [{"v": 1, "service": "tables", "online": True}],
@@ -64,7 +101,7 @@ def reference_accepts(kind: str, value: Any) -> bool:
 def ours_accepts(kind: str, value: Any) -> bool:
     try:
         validate(value, schema(kind))
-    except SchemaViolation:
+    except SchemaViolationError:
         return False
     return True
 
@@ -103,13 +140,36 @@ def test_decode_refuses_oversized_and_broken_payloads() -> None:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 20) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 20)
+    | st.floats(allow_nan=False)
     | st.sampled_from(["act", "sync", "ok", "error", "a1", "K7Q2", "", "7H", "play"]),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(
-        st.sampled_from(["v", "id", "op", "seq", "player", "action", "type", "status",
-                         "error", "code", "params", "text", "online", "x"]),
-        inner, max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "v",
+                    "id",
+                    "op",
+                    "seq",
+                    "player",
+                    "action",
+                    "type",
+                    "status",
+                    "error",
+                    "code",
+                    "params",
+                    "text",
+                    "online",
+                    "x",
+                ]
+            ),
+            inner,
+            max_size=6,
+        )
+    ),
     max_leaves=12,
 )
 
@@ -120,13 +180,18 @@ def mutated_samples() -> st.SearchStrategy[tuple[str, Any]]:
         return st.tuples(
             st.just(kind),
             st.fixed_dictionaries({}).flatmap(
-                lambda _: st.dictionaries(st.sampled_from(sorted(sample) + ["x"]), json_values)
-                .map(lambda changes: {**sample, **changes})
+                lambda _: st.dictionaries(st.sampled_from([*sorted(sample), "x"]), json_values).map(
+                    lambda changes: {**sample, **changes}
+                )
             ),
         )
 
-    pairs = [(kind, sample) for kind, samples in SAMPLES.items() for sample in samples
-             if isinstance(sample, dict)]
+    pairs = [
+        (kind, sample)
+        for kind, samples in SAMPLES.items()
+        for sample in samples
+        if isinstance(sample, dict)
+    ]
     return st.sampled_from(pairs).flatmap(mutate)
 
 

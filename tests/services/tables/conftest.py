@@ -118,8 +118,12 @@ class Phone:
         self.intent_topic = topics.seat_topic(self.table, self.seat, "intent")
         self.public_topic = topics.table_view(self.table)
         self.client = MqttClient(broker.url(self.username, self.password))
-        for topic in (self.view_topic, self.reply_topic, self.public_topic,
-                      topics.table_events(self.table)):
+        for topic in (
+            self.view_topic,
+            self.reply_topic,
+            self.public_topic,
+            topics.table_events(self.table),
+        ):
             self.client.subscribe(topic, self.box.put)
         self.client.start().wait_connected(WAIT)
 
@@ -133,11 +137,22 @@ class Phone:
         self.client.publish(topic or self.intent_topic, json.dumps(message).encode())
         return self.box.wait(self.reply_topic, lambda m: m["id"] == message["id"])
 
-    def act(self, action: dict[str, Any], seq: int | None = None,
-            intent_id: str | None = None, player: str | None = None) -> dict[str, Any]:
+    def act(
+        self,
+        action: dict[str, Any],
+        seq: int | None = None,
+        intent_id: str | None = None,
+        player: str | None = None,
+    ) -> dict[str, Any]:
         current = self.view()["seq"] if seq is None else seq
-        message = {"v": 1, "id": intent_id or uuid.uuid4().hex[:12], "op": "act",
-                   "seq": current, "player": player or self.player_id, "action": action}
+        message = {
+            "v": 1,
+            "id": intent_id or uuid.uuid4().hex[:12],
+            "op": "act",
+            "seq": current,
+            "player": player or self.player_id,
+            "action": action,
+        }
         return self.send(message)
 
     def stop(self) -> None:

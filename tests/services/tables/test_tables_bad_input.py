@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from conftest import WAIT, LobbyClient, Mailbox, Phone  # type: ignore[import-not-found]
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,24 +15,42 @@ from services.broker.settings import BrokerEndpoint
 from services.mqtt import MqttClient
 from services.tables.runner import TablesRunner
 
-from conftest import WAIT, LobbyClient, Mailbox, Phone  # type: ignore[import-not-found]
-
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 10**12) | st.floats(allow_nan=False)
-    | st.text(max_size=12) | st.sampled_from(["act", "sync", "play", "7H", "N", "draw"]),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.sampled_from(["v", "id", "op", "seq", "player", "action", "type",
-                                       "card", "pile", "from", "to"]) | st.text(max_size=4),
-                      inner, max_size=6),
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 10**12)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12)
+    | st.sampled_from(["act", "sync", "play", "7H", "N", "draw"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                ["v", "id", "op", "seq", "player", "action", "type", "card", "pile", "from", "to"]
+            )
+            | st.text(max_size=4),
+            inner,
+            max_size=6,
+        )
+    ),
     max_leaves=20,
 )
 intent_like = st.fixed_dictionaries(
-    {"v": st.sampled_from([1, 1, 2, "1"]), "id": st.from_regex(r"[a-z0-9]{1,8}", fullmatch=True),
-     "op": st.sampled_from(["act", "sync", "play"]), "seq": st.integers(-1, 50),
-     "player": st.text(max_size=10),
-     "action": st.dictionaries(st.sampled_from(["type", "card", "pile", "from", "to", "x"]),
-                               st.sampled_from(["play", "move", "draw", "end_turn", "7H", "KS",
-                                                "N", "NE", "ZZ", "", "10H"]), max_size=4)})
+    {
+        "v": st.sampled_from([1, 1, 2, "1"]),
+        "id": st.from_regex(r"[a-z0-9]{1,8}", fullmatch=True),
+        "op": st.sampled_from(["act", "sync", "play"]),
+        "seq": st.integers(-1, 50),
+        "player": st.text(max_size=10),
+        "action": st.dictionaries(
+            st.sampled_from(["type", "card", "pile", "from", "to", "x"]),
+            st.sampled_from(
+                ["play", "move", "draw", "end_turn", "7H", "KS", "N", "NE", "ZZ", "", "10H"]
+            ),
+            max_size=4,
+        ),
+    }
+)
 payloads = st.one_of(
     st.binary(max_size=64),
     json_values.map(lambda value: json.dumps(value).encode()),
@@ -42,11 +61,13 @@ payloads = st.one_of(
 
 
 def test_hostile_payloads_never_change_the_table(
-    tables: TablesRunner, broker: BrokerEndpoint, lobby: LobbyClient,
+    tables: TablesRunner,
+    broker: BrokerEndpoint,
+    lobby: LobbyClient,
     phones: Callable[..., Phone],
 ) -> None:
     table = lobby.create("kings-corner")
-    first, second = phones(table, "Ana"), phones(table, "Ben")
+    first, _ = phones(table, "Ana"), phones(table, "Ben")
     assert lobby.host(table, "start")["status"] == "ok"
     start = first.box.wait(first.public_topic, lambda m: m["status"] == "playing")
     assert tables.store is not None
@@ -59,8 +80,9 @@ def test_hostile_payloads_never_change_the_table(
     attacker.start().wait_connected(WAIT)
     sent: list[Any] = []
 
-    @settings(max_examples=120, deadline=None,
-              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(payloads)
     def attack(payload: bytes) -> None:
         before = len(box.messages.get(reply_topic, []))

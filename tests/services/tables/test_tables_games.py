@@ -7,11 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
 
 from services.bots.strategy import choose_action
 from services.tables.runner import TablesRunner
-
-from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
 
 MAX_STEPS = 3000
 
@@ -48,7 +47,10 @@ def play_to_the_end(lobby: LobbyClient, table: str, players: list[Phone]) -> dic
     ],
 )
 def test_a_whole_game_through_mqtt(
-    game: str, options: dict[str, Any], tables: TablesRunner, lobby: LobbyClient,
+    game: str,
+    options: dict[str, Any],
+    tables: TablesRunner,
+    lobby: LobbyClient,
     phones: Callable[..., Phone],
 ) -> None:
     table = lobby.create(game, **options)

@@ -6,9 +6,9 @@ import json
 import uuid
 from collections.abc import Callable
 
-from services.tables.runner import TablesRunner
-
 from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
+
+from services.tables.runner import TablesRunner
 
 
 def started_table(lobby: LobbyClient, phones: Callable[..., Phone]) -> tuple[str, Phone, Phone]:
@@ -37,7 +37,8 @@ def test_a_double_tap_is_refused_as_stale_and_applied_once(
     again = mover.act(action, seq=view["seq"])
     assert again["status"] == "error"
     assert again["error"] == {
-        "code": "stale_seq", "params": {"seq": view["seq"], "current": view["seq"] + 1}
+        "code": "stale_seq",
+        "params": {"seq": view["seq"], "current": view["seq"] + 1},
     }
     assert tables.store is not None
     assert tables.store.log_length(table) == view["seq"] + 1
@@ -72,8 +73,14 @@ def test_acting_out_of_turn_or_for_another_seat_is_refused_to_the_sender_only(
     impostor = waiter.act({"type": "draw"}, seq=view["seq"], player=mover.player_id)
     assert impostor["error"]["code"] == "not_your_seat"
     # Publishing on the other seat's topic: the broker drops it, nothing happens.
-    message = {"v": 1, "id": "impostor2", "op": "act", "seq": view["seq"],
-               "player": mover.player_id, "action": {"type": "draw"}}
+    message = {
+        "v": 1,
+        "id": "impostor2",
+        "op": "act",
+        "seq": view["seq"],
+        "player": mover.player_id,
+        "action": {"type": "draw"},
+    }
     waiter.client.publish(mover.intent_topic, json.dumps(message).encode())
     # The mover's own next action still sees the untouched table.
     assert mover.act(mover.view()["state"]["legal_actions"][0])["status"] == "ok"
@@ -87,7 +94,7 @@ def test_acting_out_of_turn_or_for_another_seat_is_refused_to_the_sender_only(
 def test_sync_republishes_the_current_view(
     tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone]
 ) -> None:
-    _, first, second = started_table(lobby, phones)
+    _, first, _ = started_table(lobby, phones)
     seq = first.view()["seq"]
     first.box.messages.pop(first.view_topic)
     reply = first.send({"v": 1, "id": "sync1", "op": "sync"})

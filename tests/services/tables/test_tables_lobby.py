@@ -8,14 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as paho
+from conftest import WAIT, LobbyClient, Phone  # type: ignore[import-not-found]
 from paho.mqtt.enums import CallbackAPIVersion
 
 from protocol import topics
 from services.broker.settings import BrokerEndpoint
 from services.mqtt import ConnectRefusedError, MqttClient
 from services.tables.runner import TablesRunner
-
-from conftest import WAIT, LobbyClient, Phone  # type: ignore[import-not-found]
 
 
 def test_join_hands_out_random_tokens_stored_only_as_hashes(
@@ -36,7 +35,9 @@ def test_join_hands_out_random_tokens_stored_only_as_hashes(
 
 def test_refusals_name_their_reason(tables: TablesRunner, lobby: LobbyClient) -> None:
     assert lobby.request("join", table="NOPE", name="Ana")["error"] == {
-        "code": "unknown_table", "params": {"table": "NOPE"}}
+        "code": "unknown_table",
+        "params": {"table": "NOPE"},
+    }
     table = lobby.create("kings-corner")
     assert lobby.request("join", table=table, name="Ana")["status"] == "ok"
     assert lobby.request("join", table=table, name="ana")["error"]["code"] == "name_taken"
@@ -52,7 +53,9 @@ def test_refusals_name_their_reason(tables: TablesRunner, lobby: LobbyClient) ->
 
 
 def test_start_fills_empty_seats_with_bots_and_kick_hands_the_seat_to_a_bot(
-    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone],
+    tables: TablesRunner,
+    lobby: LobbyClient,
+    phones: Callable[..., Phone],
     broker: BrokerEndpoint,
 ) -> None:
     table = lobby.create("kings-corner")
@@ -94,11 +97,14 @@ def test_pause_refuses_moves_until_resumed(
     resumed = ana.box.wait(ana.public_topic, lambda m: not m["paused"] and m["seq"] > public["seq"])
     assert mover.act(action, seq=resumed["seq"])["status"] == "ok"
     assert lobby.host(table, "set_options", options={"deal": 9})["error"]["code"] == (
-        "options_locked")
+        "options_locked"
+    )
 
 
 def test_presence_and_reconnection(
-    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone],
+    tables: TablesRunner,
+    lobby: LobbyClient,
+    phones: Callable[..., Phone],
     broker: BrokerEndpoint,
 ) -> None:
     table = lobby.create("kings-corner")

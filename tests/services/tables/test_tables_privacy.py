@@ -9,15 +9,19 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
 
 from protocol import topics
 from services.broker.settings import BrokerEndpoint
 from services.tables.runner import TablesRunner
 
-from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
-
-GREEDY_FILTERS = ("#", "gamenight/#", "gamenight/v1/table/+/seat/+/view",
-                  "gamenight/v1/table/+/seat/#", "+/+/+/+/+/+")
+GREEDY_FILTERS = (
+    "#",
+    "gamenight/#",
+    "gamenight/v1/table/+/seat/+/view",
+    "gamenight/v1/table/+/seat/#",
+    "+/+/+/+/+/+",
+)
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -40,8 +44,12 @@ def hidden_cards(payloads: list[bytes], hand: set[str]) -> list[str]:
 
 @pytest.mark.parametrize("filters", [GREEDY_FILTERS])
 def test_second_player_never_receives_the_first_players_hand(
-    filters: tuple[str, ...], tables: TablesRunner, broker: BrokerEndpoint,
-    lobby: LobbyClient, phones: Callable[..., Phone], mqtt_recorder: Callable[..., Any],
+    filters: tuple[str, ...],
+    tables: TablesRunner,
+    broker: BrokerEndpoint,
+    lobby: LobbyClient,
+    phones: Callable[..., Phone],
+    mqtt_recorder: Callable[..., Any],
 ) -> None:
     table = lobby.create("kings-corner")
     first = phones(table, "Ana")
@@ -63,7 +71,7 @@ def test_second_player_never_receives_the_first_players_hand(
         # second seat's copy arrives, anything of the first seat's would have arrived too.
         seen = len(recorder.payloads(own_view))
         assert lobby.host(table, "sync")["status"] == "ok"
-        wait_until(lambda: len(recorder.payloads(own_view)) > seen)
+        wait_until(lambda r=recorder, n=seen: len(r.payloads(own_view)) > n)
         first_seat_topics = {t for t in recorder.topics() if f"/seat/{first.seat}/" in t}
         assert first_seat_topics == set()
         every_payload = [p for t in recorder.topics() for p in recorder.payloads(t)]
@@ -81,7 +89,7 @@ def test_the_tv_view_holds_no_hidden_card(
     assert lobby.host(table, "start")["status"] == "ok"
     public = first.box.wait(first.public_topic, lambda m: m["status"] == "playing")
     text = json.dumps(public["state"])
-    assert "hand\"" not in text.replace("hand_counts", "")
+    assert 'hand"' not in text.replace("hand_counts", "")
     for phone in (first, second):
         view = phone.box.wait(phone.view_topic, lambda m: m["state"] is not None)
         assert view["state"]["hand"]

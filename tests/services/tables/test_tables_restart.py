@@ -12,11 +12,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
 
 from protocol import topics
 from services.broker.settings import BrokerEndpoint
-
-from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -25,9 +24,17 @@ class TablesProcess:
     """``python -m services.tables`` in a child process, as it runs in production."""
 
     def __init__(self, broker: BrokerEndpoint, data: Path) -> None:
-        self.command = [sys.executable, "-m", "services.tables", "--broker",
-                        broker.service_url("tables"), "--data", str(data),
-                        "--client-id", f"tables-{uuid.uuid4().hex[:8]}"]
+        self.command = [
+            sys.executable,
+            "-m",
+            "services.tables",
+            "--broker",
+            broker.service_url("tables"),
+            "--data",
+            str(data),
+            "--client-id",
+            f"tables-{uuid.uuid4().hex[:8]}",
+        ]
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -81,8 +88,14 @@ def test_kill_9_then_restart_loses_nothing_and_applies_nothing_twice(
 
     kill_and_wait_for_the_will(tables_process, lobby)
     # While the service is down: an intent, and the same intent again (a redelivery).
-    intent = {"v": 1, "id": "during-outage", "op": "act", "seq": view["seq"],
-              "player": mover.player_id, "action": view["state"]["legal_actions"][0]}
+    intent = {
+        "v": 1,
+        "id": "during-outage",
+        "op": "act",
+        "seq": view["seq"],
+        "player": mover.player_id,
+        "action": view["state"]["legal_actions"][0],
+    }
     for _ in range(2):
         mover.client.publish(mover.intent_topic, json.dumps(intent).encode())
     tables_process.start()
@@ -107,16 +120,18 @@ def test_views_after_a_restart_are_identical(
 ) -> None:
     lobby.wait_for_service()
     table = lobby.create("five-crowns")
-    first, second = phones(table, "Ana"), phones(table, "Ben")
+    first, _ = phones(table, "Ana"), phones(table, "Ben")
     assert lobby.host(table, "start")["status"] == "ok"
     before_public = first.box.wait(first.public_topic, lambda m: m["status"] == "playing")
     before_own = first.box.wait(first.view_topic, lambda m: m["seq"] == before_public["seq"])
     kill_and_wait_for_the_will(tables_process, lobby)
     tables_process.start()
     after_public = first.box.wait(
-        first.public_topic, lambda m: m["epoch"] > before_public["epoch"], timeout=20)
+        first.public_topic, lambda m: m["epoch"] > before_public["epoch"], timeout=20
+    )
     after_own = first.box.wait(
-        first.view_topic, lambda m: m["epoch"] > before_public["epoch"], timeout=20)
+        first.view_topic, lambda m: m["epoch"] > before_public["epoch"], timeout=20
+    )
     for before, after in ((before_public, after_public), (before_own, after_own)):
         assert after["seq"] == before["seq"]
         assert after["state"] == before["state"]
