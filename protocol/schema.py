@@ -41,6 +41,8 @@ def _regex(pattern: str) -> re.Pattern[str]:
 def _is_type(value: Any, name: str) -> bool:
     if isinstance(value, bool) and name in ("integer", "number"):
         return False
+    if name == "integer" and isinstance(value, float):
+        return value.is_integer()  # JSON Schema: 1.0 is an integer
     return isinstance(value, _TYPES[name])
 
 

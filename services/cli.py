@@ -20,6 +20,8 @@ def _simulate(args: argparse.Namespace) -> int:
     except (RuleError, ValueError) as error:
         print(f"gamenight simulate: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `gamenight simulate ... | head` is fine
+        sys.stderr.close()
     return 0
 
 

@@ -36,6 +36,8 @@ def transcript(
     rules = game_rules(game)
     first = rules.new_game(players, seed, options)
     yield f"{game}: {players} players, seed {seed}, options {first.view_for(None)['options']}"
+    for event in first.opening_events():
+        yield rules.describe_event(event)
     yield f"start: {first.to_position()}"
     for step in random_playout(rules, players, seed, options, random.Random(seed)):
         for event in step.events:

@@ -1,6 +1,6 @@
 """Plain-English sentences for events, for the TV's log and its voice.
 
-Seats are numbered from 1 here, as people count; the services may put names instead.
+Seats are numbered from 0, as on the wire and in Kings in the Corner's transcripts.
 Only an event's public parameters are used: a drawn card's secret is never read.
 """
 
@@ -30,7 +30,7 @@ def rank_plural(rank: int) -> str:
 
 
 def seat_name(seat: int | None) -> str:
-    return "Nobody" if seat is None else f"Seat {seat + 1}"
+    return "Nobody" if seat is None else f"Seat {seat}"
 
 
 def _seats(seats: list[int]) -> str:

@@ -104,6 +104,10 @@ class FiveCrownsState:
     def can_start_next_round(self) -> bool:
         return self.phase == Phase.ROUND_OVER
 
+    def opening_events(self) -> tuple[Event, ...]:
+        """The events of how this game began: the first deal (dealt hands are secrets)."""
+        return _first_deal(self.variant, self.seed, self.seats)[1]
+
     def start_next_round(self) -> tuple[FiveCrownsState, tuple[Event, ...]]:
         return rounds.next_round(self)
 
@@ -267,12 +271,18 @@ def new_game(
     variant = resolve_variant(seats, options)
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise OptionError("bad_seed", seed=repr(seed))
+    state, _ = _first_deal(variant, seed, seats)
+    return state
+
+
+def _first_deal(
+    variant: Variant, seed: int | str, seats: int
+) -> tuple[FiveCrownsState, tuple[Event, ...]]:
     dealer = shuffled(range(seats), seed, "first-dealer")[0]
     blank = FiveCrownsState(
         variant, seed, variant.start_round, dealer, ((),) * seats, (), (), Phase.DRAW, None
     )
-    state, _ = rounds.deal(blank, variant.start_round, dealer)
-    return state
+    return rounds.deal(blank, variant.start_round, dealer)
 
 
 # ---------------------------------------------------------------- reading a stored state

@@ -1,10 +1,11 @@
-"""Listing the legal actions of the play phase, fast.
+"""What the legal actions of the play phase are made of, prepared for speed.
 
 The work is split in two. What depends on the piles alone (a ``Board``: what fits on
 each top, the empty spots, the pile moves) is worked out once per arrangement of the
 piles, passed on by the states that keep it (a draw or a turn's end leaves the piles as
-they were) and brought up to date cheaply when a card is built on a pile. Only the part
-that depends on the hand is redone for each state.
+they were) and brought up to date cheaply after each play or move. Only the part that
+depends on the hand is redone for each position, in ``State.legal_actions``, from the
+tables here.
 """
 
 from __future__ import annotations
@@ -203,31 +204,6 @@ def pile_moves(
     return tuple(moves)
 
 
-def play_actions(
-    board: Board, hand: int, mandatory_kings: bool, tail: Action
-) -> tuple[Action, ...]:
-    """Every legal action in the play phase, in a fixed order.
-
-    Cards onto piles (pile order N … NW, then lowest card number first); cards into empty
-    side spots; Kings into empty corners; pile moves; then ``tail`` (draw to end the turn,
-    or end the turn). With mandatory kings, a King in hand and an empty corner: only
-    Kings into corners.
-    """
-    targets, sides, corners, moves, _ = board
-    found: list[Action] = []
-    for mask, plays in targets:
-        if hand & mask:
-            for bit, play in plays:
-                if hand & bit:
-                    found.append(play)
-    for side in sides:
-        found += fills(side, hand)
-    kings = hand & KING_MASK
-    if kings and corners:
-        cornered = [ACTIONS[king * 8 + c] for c in corners for king in KINGS if kings & BIT[king]]
-        if mandatory_kings:
-            return tuple(cornered)
-        found += cornered
-    found += moves
-    found.append(tail)
-    return tuple(found)
+def corner_kings(kings: int, corners: tuple[int, ...]) -> tuple[Action, ...]:
+    """The plays of the Kings in ``kings`` (a mask) into each empty corner, corner by corner."""
+    return tuple([ACTIONS[king * 8 + c] for c in corners for king in KINGS if kings & BIT[king]])

@@ -35,12 +35,13 @@ from engine.kings_corner.legal import (
     board_after_build,
     board_after_fill,
     board_after_move,
-    play_actions,
+    corner_kings,
+    fills,
 )
 from engine.kings_corner.rounds import RoundInfo, RoundResult, blocked_winners, finish_round
 from engine.kings_corner.rounds import game_outcome as _game_outcome
 from engine.kings_corner.setup import Setup
-from engine.kings_corner.tables import BIT, CARDS, PILES, cards_of
+from engine.kings_corner.tables import BIT, CARDS, KING_MASK, PILES, cards_of
 
 DRAW_PHASE, PLAY_PHASE, OVER_PHASE = 0, 1, 2
 _new_state = object.__new__
@@ -125,10 +126,30 @@ class State:
             board = self._board
             if board is None:
                 board = self._board = analyse_board(self._piles, info.king_pile_to_corner)
+            # Written out here rather than called: this runs for nearly every position.
+            # The order: cards onto piles (pile order N … NW, then card number); cards
+            # into empty side spots; Kings into empty corners; pile moves; the ending.
+            targets, sides, corners, moves, _ = board
+            hand = self._hands[seat]
+            found: list[Action] = []
+            for mask, plays in targets:
+                if hand & mask:
+                    for bit, play in plays:
+                        if hand & bit:
+                            found.append(play)
+            for side in sides:
+                found += fills(side, hand)
+            kings = hand & KING_MASK
+            if kings and corners:
+                cornered = corner_kings(kings, corners)
+                if info.mandatory_kings:  # a King in hand must go to a corner first
+                    self._legal = cornered
+                    return cornered
+                found += cornered
+            found += moves
             # Drawing is how a turn ends under draw=end, while the stock lasts.
-            ending = DRAW if self._drawn < info.end_draws else END_TURN
-            legal = play_actions(board, self._hands[seat], info.mandatory_kings, ending)
-            self._legal = legal
+            found.append(DRAW if self._drawn < info.end_draws else END_TURN)
+            legal = self._legal = tuple(found)
         return legal
 
     def apply(self, seat: int, action: Action) -> tuple[State, tuple[Event, ...]]:

@@ -208,7 +208,8 @@ class Table:
         except RuleError as error:
             raise TableError(error.code, **error.params) from None
         self.status, self.paused = "playing", False
-        return [Event("game_started", None, {"game": self.game, "players": players})]
+        started = Event("game_started", None, {"game": self.game, "players": players})
+        return [started, *self.state.opening_events()]
 
     def _next_round(self, entry: Mapping[str, Any]) -> list[Event]:
         if self.state is None or self.status != "round_over":

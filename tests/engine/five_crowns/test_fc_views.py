@@ -141,9 +141,9 @@ def test_events_read_as_plain_english() -> None:
     state, discarded = state.apply(0, {"type": "discard", "card": "9C"})
     state, took = state.apply(1, {"type": "draw", "source": "discard"})
     assert [describe_event(e) for e in (*drew, *discarded, *took)] == [
-        "Seat 1 draws from the stock.",
-        "Seat 1 discards the 9 of clubs.",
-        "Seat 2 takes the 9 of clubs from the discard pile.",
+        "Seat 0 draws from the stock.",
+        "Seat 0 discards the 9 of clubs.",
+        "Seat 1 takes the 9 of clubs from the discard pile.",
     ]
     started = Event(
         "round_started",
@@ -158,13 +158,13 @@ def test_events_read_as_plain_english() -> None:
         },
     )
     assert describe_event(started) == (
-        "Round 11: 13 cards each, kings and jokers are wild. Seat 1 deals; Seat 2 starts. "
+        "Round 11: 13 cards each, kings and jokers are wild. Seat 0 deals; Seat 1 starts. "
         "The queen of stars starts the discard pile."
     )
     over = Event(
         "game_over", params={"winners": [0, 2], "scores": [5, 9, 5], "reason": "lowest_total"}
     )
-    assert describe_event(over) == "Game over: Seat 1 and Seat 3 share the win with 5 points."
+    assert describe_event(over) == "Game over: Seat 0 and Seat 2 share the win with 5 points."
     assert describe_event(Event("went_out", 2, {"card": "JK", "melds": []})) == (
-        "Seat 3 goes out, discarding the joker! Everyone else has one last turn."
+        "Seat 2 goes out, discarding the joker! Everyone else has one last turn."
     )
