@@ -13,6 +13,9 @@ What this subclass changes in amqtt, and why:
   live or persistent session is neither taken over nor resumed: the CONNECT is refused.
 * Delivery while clients come and go. amqtt walks its subscription table across awaits;
   a subscription made meanwhile aborted the delivery of that message to the rest.
+* Ending connections. amqtt stops a connection by cancelling its reader, which Python 3.11
+  can swallow: shutdown hung and a deleted account could stay connected. Here the socket
+  is cut first.
 * The dynsec control topic. amqtt closes any connection that publishes to a ``$`` topic;
   here service accounts may send Mosquitto's dynamic-security commands to
   ``$CONTROL/dynamic-security/v1`` and get the answer on ``.../response``, as on Mosquitto.
@@ -120,6 +123,7 @@ class GameNightBroker(Broker):  # type: ignore[misc]
             await super().stream_connected(reader, writer, listener_name)
         finally:
             self._connections.pop(peer, None)
+            writer.close()  # amqtt leaves it open when a client leaves before CONNECT
 
     async def ws_connected(self, websocket: ServerConnection, listener_name: str) -> None:
         peer = _peer(websocket.remote_address)
@@ -139,6 +143,8 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         for server in self._servers.values():
             if server.instance is not None:
                 server.instance.close()  # no new connections
+        for _ in range(3):
+            await asyncio.sleep(0)  # connections accepted just now register themselves
         for abort in list(self._connections.values()):
             abort()
         await super().shutdown()

@@ -7,6 +7,9 @@ are added later through ``BrokerAccounts`` while Mosquitto runs.
 
     python -m services.broker.mosquitto config --out mosquitto.conf --dynsec-file FILE ...
     python -m services.broker.mosquitto dynsec --file FILE [--service-secret-file SECRET]
+
+``deploy/mosquitto/mosquitto.conf`` (what compose.yml mounts) is ``container_config()``:
+``config --out deploy/mosquitto/mosquitto.conf --persistence-dir /mosquitto/data``.
 """
 
 from __future__ import annotations

@@ -47,7 +47,9 @@ UNKNOWN_ID = "-"
 class Accounts(Protocol):
     """Creates and removes broker accounts (embedded broker or Mosquitto alike)."""
 
-    def provision(self, username: str, password: str, grants: Grants) -> None: ...
+    def provision(
+        self, username: str, password: str, grants: Grants, client_id: str | None = None
+    ) -> None: ...
 
     def revoke(self, username: str) -> None: ...
 
@@ -277,7 +279,11 @@ class TablesService:
         self.tables[code] = table
         self.answered[code] = OrderedDict()
         tv_username, tv_password = f"tv-{code.lower()}", credentials.new_token()
-        self.accounts.provision(tv_username, tv_password, topics.tv_grants(code))
+        # Each account may connect only with its own client id: on Mosquitto that stops a
+        # valid login from taking over another client's session (the tables service's).
+        self.accounts.provision(
+            tv_username, tv_password, topics.tv_grants(code), client_id=tv_username
+        )
         self.publish_views(table)
         return {"table": code, "tv": {"username": tv_username, "password": tv_password}}
 
@@ -305,7 +311,7 @@ class TablesService:
         if not self._commit(table, entry, None, str(request["id"])):
             raise TableError("unavailable")
         grants = topics.host_player_grants(code, seat) if host else topics.player_grants(code, seat)
-        self.accounts.provision(username, token, grants)
+        self.accounts.provision(username, token, grants, client_id=username)
         return {
             "table": code,
             "seat": seat,

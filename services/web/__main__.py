@@ -1,13 +1,18 @@
-"""``python -m services.web --broker mqtt://web:SECRET@127.0.0.1:1883 --ws-url ws://{host}:8083/mqtt``."""
+"""``python -m services.web --broker mqtt://127.0.0.1:1883 --ws-url ws://{host}:8083/mqtt``.
+
+The service logs in as ``web`` with the password derived from the service secret (or
+the login written in the broker URL).
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from services.runtime import service_url
 from services.web.server import run_web
 
 
@@ -22,11 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--public-url", default="", help="the address in the QR code")
     parser.add_argument("--host", default="0.0.0.0", help="the address to listen on")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--username", default="web", help="the service account")
     parser.add_argument(
-        "--password",
-        default=os.environ.get("GAMENIGHT_WEB_PASSWORD", ""),
-        help="the service account's password (default: $GAMENIGHT_WEB_PASSWORD)",
+        "--secret-file",
+        type=Path,
+        default=None,
+        help="the service secret (default: $GAMENIGHT_SERVICE_SECRET_FILE or _SECRET)",
     )
     return parser
 
@@ -34,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    login = service_url(args.broker, "web", args.secret_file)
     try:
         run_web(
             broker_url=args.broker,
@@ -41,8 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             public_url=args.public_url,
             host=args.host,
             port=args.port,
-            username=args.username,
-            password=args.password,
+            username=login.username or "web",
+            password=login.password or "",
         )
     except KeyboardInterrupt:
         return 0

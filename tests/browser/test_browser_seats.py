@@ -90,11 +90,16 @@ def test_a_second_phone_never_sees_the_first_phones_cards(
           const base = `gamenight/v1/table/${creds.table}`;
           const client = mqtt.connect(config.ws_url, {
             username: creds.username, password: creds.password, protocolVersion: 4,
-            clientId: creds.username + '-probe', reconnectPeriod: 0,
+            // The broker binds the account to one client id: the probe takes over the
+            // page's connection for a moment (another client id would be refused).
+            clientId: creds.username, reconnectPeriod: 0,
           });
           const got = [];
           client.on('message', (topic) => got.push(topic));
-          await new Promise((done) => client.on('connect', done));
+          await new Promise((done, fail) => {
+            client.on('connect', done);
+            client.on('error', fail);
+          });
           client.subscribe([`${base}/seat/${otherSeat}/view`, `${base}/view`], { qos: 1 });
           await new Promise((done) => setTimeout(done, 1500));
           client.end(true);

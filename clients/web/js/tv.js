@@ -198,7 +198,8 @@ function connect(saved) {
     url: page.config.ws_url,
     username: saved.username,
     password: saved.password,
-    clientId: `${saved.username}-${newId("s").slice(2, 10)}`,
+    // The broker binds each account to one client id (its username): see services/tables.
+    clientId: saved.username,
     subscriptions: [topics.tableView(table), topics.tableEvents(table), topics.hostReply(table)],
     onConnect: () => sendHost("sync"),
     onStatus: (status) => {

@@ -228,3 +228,41 @@ def test_embedded_accounts_survive_a_restart(
     with start_embedded_broker(service_credentials, tcp="127.0.0.1:0", data_dir=tmp_path) as b:
         assert not refused(b.endpoint.url("u-kept", token))
         assert refused(b.endpoint.url("u-kept", "another"))
+
+
+def test_both_brokers_answer_account_commands_alike(
+    broker_accounts: BrokerAccounts, table_code: str
+) -> None:
+    role, username = f"role-{table_code.lower()}", f"u-{table_code.lower()}"
+    acl = {"acltype": "publishClientSend", "topic": seat_topic(table_code, 0, "intent")}
+    responses = broker_accounts.execute(
+        [
+            {"command": "createRole", "rolename": role, "acls": [{**acl, "allow": True}]},
+            {"command": "createRole", "rolename": role},
+            {
+                "command": "createClient",
+                "username": username,
+                "password": "p",
+                "roles": [{"rolename": "no-such-role"}],
+            },
+            {"command": "createClient", "username": username, "password": "p"},
+            {"command": "addClientRole", "username": username, "rolename": role},
+            {"command": "createClient", "username": username, "password": "p"},
+            {"command": "deleteClient", "username": username},
+            {"command": "deleteClient", "username": username},
+            {"command": "deleteRole", "rolename": role},
+            {"command": "noSuchCommand"},
+        ]
+    )
+    assert [(r["command"], r.get("error")) for r in responses] == [
+        ("createRole", None),
+        ("createRole", "Role already exists"),
+        ("createClient", "Role not found"),
+        ("createClient", None),
+        ("addClientRole", None),
+        ("createClient", "Client already exists"),
+        ("deleteClient", None),
+        ("deleteClient", "Client not found"),
+        ("deleteRole", None),
+        ("noSuchCommand", "Unknown command"),
+    ]

@@ -117,7 +117,8 @@ class Phone:
         self.reply_topic = topics.seat_topic(self.table, self.seat, "reply")
         self.intent_topic = topics.seat_topic(self.table, self.seat, "intent")
         self.public_topic = topics.table_view(self.table)
-        self.client = MqttClient(broker.url(self.username, self.password))
+        # The broker binds every player account to its username as client id.
+        self.client = MqttClient(broker.url(self.username, self.password), client_id=self.username)
         for topic in (
             self.view_topic,
             self.reply_topic,

@@ -42,6 +42,19 @@ def hidden_cards(payloads: list[bytes], hand: set[str]) -> list[str]:
     return leaks
 
 
+def check_no_leak(
+    recorder: Any, lobby: LobbyClient, table: str, other_seat: int, own_view: str, hand: set[str]
+) -> None:
+    # A sync republishes every view, the other seat's before this one's: once this seat's
+    # copy arrives, anything of the other seat's would have arrived too.
+    seen = len(recorder.payloads(own_view))
+    assert lobby.host(table, "sync")["status"] == "ok"
+    wait_until(lambda: len(recorder.payloads(own_view)) > seen)
+    assert {t for t in recorder.topics() if f"/seat/{other_seat}/" in t} == set()
+    every_payload = [p for t in recorder.topics() for p in recorder.payloads(t)]
+    assert hidden_cards(every_payload, hand) == []
+
+
 @pytest.mark.parametrize("filters", [GREEDY_FILTERS])
 def test_second_player_never_receives_the_first_players_hand(
     filters: tuple[str, ...],
@@ -56,26 +69,23 @@ def test_second_player_never_receives_the_first_players_hand(
     second = phones(table, "Ben")
     assert lobby.host(table, "start")["status"] == "ok"
     hand = set(first.box.wait(first.view_topic, lambda m: m["state"] is not None)["state"]["hand"])
-    # Live: a recorder with the second player's credentials and every greedy filter.
+    # The broker binds an account to one client id, so the recorders below take over the
+    # second player's connection: they are that player, with every greedy filter.
+    second.stop()
     own_view = topics.seat_topic(table, second.seat, "view")
     every_filter = (*filters, topics.table_view(table), own_view)
-    live = mqtt_recorder(broker.url(second.username, second.password), every_filter)
-    # The first player acts, so fresh private views are published while it listens.
+    url = broker.url(second.username, second.password)
+    live = mqtt_recorder(url, every_filter, client_id=second.username)
+    # Live: fresh private views are published while it listens (a move, if it is the
+    # first player's turn, and a sync that republishes every seat's view).
     public = first.public()
-    mover = first if public["state"]["current_seat"] == first.seat else second
-    assert mover.act(mover.view()["state"]["legal_actions"][0])["status"] == "ok"
+    if public["state"]["current_seat"] == first.seat:
+        assert first.act(first.view()["state"]["legal_actions"][0])["status"] == "ok"
+    check_no_leak(live, lobby, table, first.seat, own_view, hand)
+    live.client.stop()
     # Retained / on connect: a fresh connection after the hands were published retained.
-    late = mqtt_recorder(broker.url(second.username, second.password), every_filter)
-    for recorder in (live, late):
-        # A sync republishes every view, the first seat's before the second's: once the
-        # second seat's copy arrives, anything of the first seat's would have arrived too.
-        seen = len(recorder.payloads(own_view))
-        assert lobby.host(table, "sync")["status"] == "ok"
-        wait_until(lambda r=recorder, n=seen: len(r.payloads(own_view)) > n)
-        first_seat_topics = {t for t in recorder.topics() if f"/seat/{first.seat}/" in t}
-        assert first_seat_topics == set()
-        every_payload = [p for t in recorder.topics() for p in recorder.payloads(t)]
-        assert hidden_cards(every_payload, hand) == []
+    late = mqtt_recorder(url, every_filter, client_id=second.username)
+    check_no_leak(late, lobby, table, first.seat, own_view, hand)
     # The second player does get its own hand (the recorder is not simply deaf).
     own = late.payloads(own_view)
     assert own and json.loads(own[-1])["state"]["hand"]

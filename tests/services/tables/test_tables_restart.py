@@ -102,7 +102,11 @@ def test_kill_9_then_restart_loses_nothing_and_applies_nothing_twice(
 
     reply = mover.box.wait(mover.reply_topic, lambda m: m["id"] == "during-outage", timeout=20)
     assert reply == {"v": 1, "id": "during-outage", "status": "ok", "seq": view["seq"] + 1}
-    after = first.box.wait(first.public_topic, lambda m: m["epoch"] > before["epoch"], timeout=20)
+    after = first.box.wait(
+        first.public_topic,
+        lambda m: m["epoch"] > before["epoch"] and m["seq"] > view["seq"],
+        timeout=20,
+    )
     assert after["seq"] == view["seq"] + 1  # applied exactly once
     # The rebuilt table is the same table: an identical view once the move is undone by seq.
     resynced = first.send({"v": 1, "id": "check", "op": "sync"})
@@ -110,7 +114,11 @@ def test_kill_9_then_restart_loses_nothing_and_applies_nothing_twice(
     replies = [m for m in mover.box.messages[mover.reply_topic] if m["id"] == "during-outage"]
     assert all(m == reply for m in replies)
     # The hand the phone sees again is the one the log says: its view after the move.
-    own = mover.box.wait(mover.view_topic, lambda m: m["epoch"] > before["epoch"], timeout=20)
+    own = mover.box.wait(
+        mover.view_topic,
+        lambda m: m["epoch"] > before["epoch"] and m["seq"] > view["seq"],
+        timeout=20,
+    )
     assert own["seq"] == view["seq"] + 1
     assert set(own["state"]["hand"]) <= set(view["state"]["hand"]) | set(own["state"]["hand"])
 
