@@ -78,7 +78,9 @@ def test_the_tv_credentials_from_the_api_open_the_tables_view(
         views: list[dict[str, Any]] = []
         tv_url = embedded_broker.url(body["username"], body["password"])
         mqtt_client(
-            tv_url, subscribe={table_view(body["table"]): lambda t, p: views.append(json.loads(p))}
+            tv_url,
+            subscribe={table_view(body["table"]): lambda t, p: views.append(json.loads(p))},
+            client_id=body["username"],  # the broker binds each account to its client id
         )
         assert _wait(lambda: bool(views))
         assert views[0]["table"] == body["table"]
