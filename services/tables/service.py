@@ -359,12 +359,15 @@ class TablesService:
                 self._encode("seat_view", seat_view(table, before.seat, kicked=True)),
                 True,
             )
+        # The public view first: it is what the TV is waiting for.
+        self._publish_public(table)
         self.publish(
             topics.table_events(table.code),
             self._encode("events", events_message(table, events)),
             False,
         )
-        self.publish_views(table)
+        for seat in table.seats:
+            self._publish_seat(table, seat)
         return True
 
     # ------------------------------------------------------------------ output

@@ -36,6 +36,8 @@ class Store:
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA busy_timeout=5000")
         self.db = sqlite_utils.Database(conn)
+        # (status, game) as last written per table: most appends change neither.
+        self._listed: dict[str, tuple[str, str]] = {}
         self._create_schema()
 
     def _create_schema(self) -> None:
@@ -124,9 +126,10 @@ class Store:
                 "INSERT INTO log (table_code, seq, kind, entry) VALUES (?, ?, ?, ?)",
                 (code, seq, str(entry["kind"]), json.dumps(entry, separators=(",", ":"))),
             )
-            conn.execute(
-                "UPDATE tables SET status = ?, game = ? WHERE code = ?", (status, game, code)
-            )
+            if self._listed.get(code) != (status, game):
+                conn.execute(
+                    "UPDATE tables SET status = ?, game = ? WHERE code = ?", (status, game, code)
+                )
             if player is not None:
                 conn.execute(
                     "INSERT OR REPLACE INTO players (player_id, table_code, seat, name, username,"
@@ -151,6 +154,7 @@ class Store:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        self._listed[code] = (status, game)
 
     def entries(self, code: str) -> Iterator[dict[str, Any]]:
         """The log of one table, oldest first."""
