@@ -274,16 +274,13 @@ class TablesService:
             "options": request.get("options") or {},
         }
         table.apply(entry)  # raises before anything is stored if the game is unknown
+        tv_username, tv_password = f"tv-{code.lower()}", credentials.new_token()
+        # The account first: a table is stored only once its TV can log in.
+        self._provision(tv_username, tv_password, topics.tv_grants(code))
         table.epoch = self.store.create_table(code, table.game, self.owner)
         self.store.append(code, table.epoch, table.seq, entry, table.status, table.game)
         self.tables[code] = table
         self.answered[code] = OrderedDict()
-        tv_username, tv_password = f"tv-{code.lower()}", credentials.new_token()
-        # Each account may connect only with its own client id: on Mosquitto that stops a
-        # valid login from taking over another client's session (the tables service's).
-        self.accounts.provision(
-            tv_username, tv_password, topics.tv_grants(code), client_id=tv_username
-        )
         self.publish_views(table)
         return {"table": code, "tv": {"username": tv_username, "password": tv_password}}
 
@@ -308,10 +305,18 @@ class TablesService:
             "username": username,
             "token_hash": credentials.hash_token(token),
         }
-        if not self._commit(table, entry, None, str(request["id"])):
-            raise TableError("unavailable")
         grants = topics.host_player_grants(code, seat) if host else topics.player_grants(code, seat)
-        self.accounts.provision(username, token, grants, client_id=username)
+        # The account first, so that a seat is only ever given with a login that works;
+        # a join the table then refuses (locked, name taken...) takes the account back.
+        self._provision(username, token, grants)
+        try:
+            committed = self._commit(table, entry, None, str(request["id"]))
+        except TableError:
+            self.accounts.revoke(username)
+            raise
+        if not committed:
+            self.accounts.revoke(username)
+            raise TableError("table_moved", table=code)
         return {
             "table": code,
             "seat": seat,
@@ -320,6 +325,15 @@ class TablesService:
             "password": token,
             "host": host,
         }
+
+    def _provision(self, username: str, password: str, grants: Grants) -> None:
+        # Each account may connect only with its own client id (its username): on
+        # Mosquitto that stops a valid login from taking over another client's session.
+        try:
+            self.accounts.provision(username, password, grants, client_id=username)
+        except Exception as error:  # the broker is away or refused: say so, store nothing
+            log.warning("could not create broker account %s: %s", username, error)
+            raise TableError("accounts_unavailable") from None
 
     # ------------------------------------------------------------------ commit
     def _commit(
