@@ -6,9 +6,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from conftest import WAIT, LobbyClient, Mailbox, Phone  # type: ignore[import-not-found]
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tables_clients import WAIT, LobbyClient, Mailbox, Phone
 
 from protocol import topics
 from services.broker.settings import BrokerEndpoint

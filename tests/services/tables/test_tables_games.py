@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
+from tables_clients import LobbyClient, Phone
 
 from services.bots.strategy import choose_action
 from services.tables.runner import TablesRunner

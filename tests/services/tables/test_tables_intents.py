@@ -6,7 +6,7 @@ import json
 import uuid
 from collections.abc import Callable
 
-from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
+from tables_clients import LobbyClient, Phone
 
 from services.tables.runner import TablesRunner
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as paho
-from conftest import WAIT, LobbyClient, Mailbox, Phone  # type: ignore[import-not-found]
 from paho.mqtt.enums import CallbackAPIVersion
+from tables_clients import WAIT, LobbyClient, Mailbox, Phone
 
 from protocol import topics
 from services.broker.settings import BrokerEndpoint

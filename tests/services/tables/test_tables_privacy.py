@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
+from tables_clients import LobbyClient, Phone
 
 from protocol import topics
 from services.broker.settings import BrokerEndpoint

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import LobbyClient, Phone  # type: ignore[import-not-found]
+from tables_clients import LobbyClient, Phone
 
 from protocol import topics
 from services.broker.settings import BrokerEndpoint
