@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from engine.errors import RuleError
 from protocol.schema import SchemaViolationError, validate
 
 MAX_PAYLOAD = 16 * 1024
@@ -34,16 +35,8 @@ MESSAGE_KINDS = (
 )
 
 
-class ProtocolError(ValueError):
+class ProtocolError(RuleError):
     """A message that is not one of ours: a code and its parameters."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(f"{code} {params}" if params else code)
-        self.code = code
-        self.params = params
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "params": dict(self.params)}
 
 
 @cache

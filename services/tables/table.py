@@ -22,16 +22,8 @@ from engine.registry import GAME_MODULES, game_rules
 DEFAULT_GAME = "kings-corner"
 
 
-class TableError(Exception):
+class TableError(RuleError):
     """A refused entry: a stable code and its parameters."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(f"{code} {params}" if params else code)
-        self.code = code
-        self.params = params
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "params": dict(self.params)}
 
 
 @dataclass
