@@ -50,4 +50,3 @@ def phones(broker: BrokerEndpoint, lobby: LobbyClient) -> Iterator[Callable[...,
     yield join
     for phone in made:
         phone.stop()
-
