@@ -1,0 +1,68 @@
+"""Computer players: the bots service plays the seats marked as bots, from their own views."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.bots.runner import BotsRunner
+from services.bots.strategy import choose_action
+from services.broker.settings import BrokerEndpoint
+from services.tables.runner import TablesRunner
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
+from tables_clients import LobbyClient, Phone
+
+
+@pytest.fixture
+def stack(broker: BrokerEndpoint, tmp_path: Path) -> Iterator[LobbyClient]:
+    with (
+        TablesRunner(broker.service_url("tables"), tmp_path / "gn.db", owner="bots-test") as tables,
+        BotsRunner(broker.service_url("bots"), think_seconds=0) as bots,
+    ):
+        tables.start()
+        bots.start()
+        lobby = LobbyClient(broker)
+        try:
+            yield lobby
+        finally:
+            lobby.client.stop()
+
+
+@pytest.mark.parametrize(
+    ("game", "options"), [("kings-corner", {}), ("five-crowns", {"start_round": 11})]
+)
+def test_a_human_finishes_a_round_against_a_bot(
+    game: str, options: dict[str, Any], stack: LobbyClient, broker: BrokerEndpoint
+) -> None:
+    lobby = stack
+    table = lobby.create(game, **options)
+    joined = lobby.request("join", table=table, name="Ana")["data"]
+    ana = Phone(broker, joined)
+    try:
+        if game == "five-crowns":  # one player is a whole game there: ask for a bot
+            assert lobby.host(table, "add_bot")["status"] == "ok"
+        # Kings in the Corner needs two: start fills the empty seat with a bot by itself.
+        assert lobby.host(table, "start")["status"] == "ok"
+        public = lobby.public(table, lambda m: m["status"] == "playing")
+        assert [p["bot"] for p in public["players"]] == [False, True]
+        bot_moves = 0
+        for _ in range(2000):
+            public = lobby.public(table, lambda m, s=public["seq"]: m["seq"] >= s)
+            if public["status"] != "playing":
+                break
+            if public["state"]["current_seat"] == ana.seat:
+                view = ana.view(newer_than=public["seq"] - 1)
+                reply = ana.act(choose_action(view["state"]) or {}, seq=view["seq"])
+                assert reply["status"] == "ok", reply
+            else:
+                bot_moves += 1  # the bot's turn: wait for the table to move on without us
+            public = lobby.public(table, lambda m, s=public["seq"]: m["seq"] > s)
+        assert public["status"] in ("round_over", "finished")
+        assert bot_moves > 0  # the bot really played its turns
+    finally:
+        ana.stop()
