@@ -40,6 +40,7 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
             for draw in state.setup.dealer_draws
         ],
         "last_round": last,
+        "score_sheet": [result.to_dict() for result in state.history],
         "outcome": outcome.to_dict() if outcome is not None else None,
     }
     if seat is not None:

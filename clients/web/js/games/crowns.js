@@ -4,6 +4,7 @@
 import { cardBack, cardElement, cardText, emptySpot } from "../cards.js";
 import { el } from "../dom.js";
 import { t } from "../i18n.js";
+import { roundsTable } from "../scores.js";
 
 export const SHOWN_OPTIONS = null; // every option is worth showing
 const FACES = { 11: "J", 12: "Q", 13: "K" };
@@ -95,26 +96,7 @@ export function renderBoard(container, state, options = {}) {
 /** End of a round or the game: the score sheet of every round, and each arranged hand. */
 export function scoreSheet(state, names) {
   const winners = new Set(state.outcome ? state.outcome.winners : []);
-  const seats = names.map((name, seat) => ({ name, seat }));
-  const head = el("tr", {}, [
-    el("th", { text: t("ui.round_points") }),
-    ...seats.map(({ name, seat }) => el("th", { text: `${winners.has(seat) ? "★ " : ""}${name}` })),
-  ]);
-  const rows = (state.score_sheet || []).map((row) =>
-    el("tr", {}, [
-      el("td", { text: t("ui.round_n", { round: row.round }) }),
-      ...seats.map(({ seat }) => el("td", { text: String(row.penalties[seat]) })),
-    ]),
-  );
-  const totals = el("tr", { class: "totals" }, [
-    el("td", { text: t("ui.total") }),
-    ...seats.map(({ seat }) =>
-      el("td", { class: winners.has(seat) ? "winner" : "", text: String(state.scores[seat]) }),
-    ),
-  ]);
-  const parts = [
-    el("table", { class: "scores crowns-scores" }, [el("thead", {}, [head]), el("tbody", {}, [...rows, totals])]),
-  ];
+  const parts = [roundsTable(state.score_sheet || [], names, state.scores, winners, "crowns-scores")];
   const last = state.last_round;
   if (last) {
     const wild = wildText(last.wild_rank);

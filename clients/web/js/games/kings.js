@@ -4,6 +4,7 @@
 import { cardBack, cardElement, cardText, emptySpot } from "../cards.js";
 import { el } from "../dom.js";
 import { t } from "../i18n.js";
+import { roundsTable } from "../scores.js";
 
 // Where each pile sits in the 3 × 3 cross, reading order.
 const LAYOUT = ["NW", "N", "NE", "W", "stock", "E", "SW", "S", "SE"];
@@ -121,6 +122,11 @@ export function scoreSheet(state, names) {
   const parts = [el("table", { class: "scores" }, [el("thead", {}, [head]), el("tbody", {}, rows)])];
   if (last) {
     parts.unshift(el("p", { class: "result-line", text: t(`result.${last.reason}`, { winners: last.winners }) }));
+  }
+  const sheet = state.score_sheet || [];
+  if (sheet.length > 1) {
+    // A session: every round so far, as the players would keep it on paper.
+    parts.push(roundsTable(sheet, names, state.scores, winners, "session-scores"));
   }
   return el("div", { class: "score-sheet" }, parts);
 }
