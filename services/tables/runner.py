@@ -10,7 +10,6 @@ over a second connection, so waiting for the broker's answer cannot block this t
 from __future__ import annotations
 
 import logging
-import threading
 from pathlib import Path
 from typing import Self
 
@@ -45,7 +44,6 @@ class TablesRunner:
         self.data = Path(data)
         self.owner = owner
         self.check_messages = check_messages
-        self._lock = threading.Lock()
         self.store: Store | None = None
         self.accounts: BrokerAccounts | None = None
         self.client: MqttClient | None = None
@@ -75,8 +73,7 @@ class TablesRunner:
 
     def _handle(self, topic: str, payload: bytes) -> None:
         assert self.service is not None
-        with self._lock:
-            self.service.handle(topic, payload)
+        self.service.handle(topic, payload)  # only ever from paho's one network thread
 
     def stop(self) -> None:
         if self.client is not None:
