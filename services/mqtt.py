@@ -275,6 +275,16 @@ class MqttClient:
         data = payload.encode("utf-8") if isinstance(payload, str) else payload
         self._paho.publish(topic, data, qos, retain)
 
+    def flush(self) -> None:
+        """From inside a handler: send what is queued now.
+
+        paho writes what a handler publishes only once the handler returns; a handler
+        that publishes its most awaited message first can send it on its way at once.
+        Elsewhere this does nothing (paho's own thread writes as soon as it can).
+        """
+        if self.in_network_thread():
+            self._paho.loop_write()
+
     def publish_json(self, topic: str, message: Any, qos: int = 1, retain: bool = False) -> None:
         """Publish ``message`` as compact UTF-8 JSON."""
         text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)

@@ -64,8 +64,10 @@ class TablesService:
         accounts: Accounts,
         owner: str,
         check_messages: bool = False,
+        flush: Callable[[], None] = lambda: None,
     ) -> None:
         self.store = store
+        self.flush = flush
         # Off in production (the hot path); the tests turn it on to hold us to the schemas.
         self.check_messages = check_messages
         self.publish = publish
@@ -373,8 +375,9 @@ class TablesService:
                 self._encode("seat_view", seat_view(table, before.seat, kicked=True)),
                 True,
             )
-        # The public view first: it is what the TV is waiting for.
+        # The public view first, and on its way at once: it is what the TV is waiting for.
         self._publish_public(table)
+        self.flush()
         self.publish(
             topics.table_events(table.code),
             self._encode("events", events_message(table, events)),

@@ -22,6 +22,13 @@ import sqlite_utils
 OPEN_STATUSES = ("lobby", "playing", "round_over", "finished")
 
 
+# Appends only while ``epoch`` is still the table's: a newer owner makes it insert nothing.
+_APPEND_IF_OWNER = (
+    "INSERT INTO log (table_code, seq, kind, entry) SELECT ?, ?, ?, ?"
+    " WHERE EXISTS (SELECT 1 FROM tables WHERE code = ? AND epoch = ?)"
+)
+
+
 class LeaseLostError(Exception):
     """Another copy of the service owns this table now."""
 
@@ -117,15 +124,22 @@ class Store:
     ) -> None:
         """Append one accepted entry (and what it implies) in one transaction."""
         conn = self.db.conn
+        text = json.dumps(entry, separators=(",", ":"))
+        if player is None and result is None and self._listed.get(code) == (status, game):
+            # The common case (a move): one statement, atomic on its own, lease included.
+            cursor = conn.execute(
+                _APPEND_IF_OWNER, (code, seq, str(entry["kind"]), text, code, epoch)
+            )
+            if cursor.rowcount != 1:
+                raise LeaseLostError(code)
+            return
         conn.execute("BEGIN IMMEDIATE")
         try:
-            row = conn.execute("SELECT epoch FROM tables WHERE code = ?", (code,)).fetchone()
-            if row is None or int(row[0]) != epoch:
-                raise LeaseLostError(code)
-            conn.execute(
-                "INSERT INTO log (table_code, seq, kind, entry) VALUES (?, ?, ?, ?)",
-                (code, seq, str(entry["kind"]), json.dumps(entry, separators=(",", ":"))),
+            cursor = conn.execute(
+                _APPEND_IF_OWNER, (code, seq, str(entry["kind"]), text, code, epoch)
             )
+            if cursor.rowcount != 1:
+                raise LeaseLostError(code)
             if self._listed.get(code) != (status, game):
                 conn.execute(
                     "UPDATE tables SET status = ?, game = ? WHERE code = ?", (status, game, code)
