@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalActionError
 from engine.kings_corner.setup import NAME
-from engine.kings_corner.tables import TEXT
+from engine.kings_corner.tables import PILES, TEXT, cards_of
 
 if TYPE_CHECKING:
     from engine.kings_corner.state import State
@@ -28,7 +28,11 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "round": state.round_number,
         "dealer": state.dealer,
         "current_seat": state.current_seat,
-        "piles": {name: [str(card) for card in pile] for name, pile in state.piles.items()},
+        # Straight from the card numbers: views are built for every seat after every move.
+        "piles": {
+            name: [TEXT[card] for card in pile]
+            for name, pile in zip(PILES, state._piles, strict=True)
+        },
         "stock_count": state.stock_count,
         "hand_counts": list(state.hand_counts),
         "scores": list(state.scores),
@@ -45,6 +49,6 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
     }
     if seat is not None:
         view["seat"] = seat
-        view["hand"] = [str(card) for card in state.hand(seat)]
+        view["hand"] = [TEXT[card] for card in cards_of(state._hands[seat])]
         view["legal_actions"] = [action.to_wire() for action in state.legal_actions(seat)]
     return view
