@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
@@ -367,6 +368,14 @@ class TablesService:
             self.tables.pop(table.code, None)
             if reply_topic is not None:
                 self._reply(reply_topic, _error(intent_id, "table_moved", {}))
+            return False
+        except sqlite3.Error:
+            # Not stored, so not done: go back to what the log holds (a full disk, say).
+            log.exception("could not store an entry of %s", table.code)
+            self._rebuild(table.code, table.epoch)
+            if reply_topic is None:
+                raise TableError("storage_failed") from None
+            self._reply(reply_topic, _error(intent_id, "storage_failed", {}))
             return False
         if before is not None and before.username:
             self.accounts.revoke(before.username)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+from services.tables.service import TablesService
 from services.tables.store import LeaseLostError, Store
 
 
@@ -26,3 +29,32 @@ def test_a_table_taken_by_another_copy_refuses_the_old_owners_appends(tmp_path: 
     second.append("ABCD", epoch + 1, 3, move, "playing", "kings-corner")
     assert [e["kind"] for e in second.entries("ABCD")] == ["create", "act", "act"]
     assert first.log_length("ABCD") == 3
+
+
+def test_a_failed_append_leaves_the_table_as_the_log_has_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Accounts:
+        def provision(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def revoke(self, username: str) -> None:
+            pass
+
+    sent: list[tuple[str, bytes]] = []
+    store = Store(tmp_path / "gn.db")
+    service = TablesService(store, lambda t, p, r: sent.append((t, p)), Accounts(), "me")
+    service.handle("gamenight/v1/lobby/request/create", b'{"v":1,"id":"c1"}')
+    code = next(iter(service.tables))
+    before = service.tables[code].seq
+
+    def full_disk(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "append", full_disk)
+    join = {"v": 1, "id": "j1", "table": code, "name": "Ana"}
+    service.handle("gamenight/v1/lobby/request/join", json.dumps(join).encode())
+    reply = json.loads([p for t, p in sent if t.endswith("/response/join")][-1])
+    assert reply["error"] == {"code": "storage_failed", "params": {}}
+    assert service.tables[code].seats == {}  # rebuilt from the log: the join never happened
+    assert service.tables[code].seq == before
