@@ -68,12 +68,12 @@ class TablesService:
         flush: Callable[[], None] = lambda: None,
     ) -> None:
         self.store = store
-        self.flush = flush
-        # Off in production (the hot path); the tests turn it on to hold us to the schemas.
-        self.check_messages = check_messages
         self.publish = publish
+        self.flush = flush  # sends what was published so far, from inside a handler
         self.accounts = accounts
         self.owner = owner
+        # Off in production (the hot path); the tests turn it on to hold us to the schemas.
+        self.check_messages = check_messages
         self.tables: dict[str, Table] = {}
         self.answered: dict[str, OrderedDict[tuple[int, str], dict[str, Any]]] = {}
 
