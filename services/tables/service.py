@@ -28,18 +28,20 @@ from services.tables.views import events_message, seat_view, table_view
 log = logging.getLogger("gamenight.tables")
 
 Publish = Callable[[str, bytes, bool], None]
-HOST_OPS_TO_ENTRIES = {
-    "set_game",
-    "set_options",
-    "start",
-    "next_round",
-    "kick",
-    "lock",
-    "unlock",
-    "pause",
-    "resume",
-    "end_session",
-    "rematch",
+# Each host op becomes an entry of the same kind, carrying only these parameters: the
+# rest (a seed, a seat to act for...) is never the sender's to choose.
+HOST_OP_PARAMS: dict[str, tuple[str, ...]] = {
+    "set_game": ("game", "options"),
+    "set_options": ("options",),
+    "kick": ("seat",),
+    "start": (),
+    "next_round": (),
+    "lock": (),
+    "unlock": (),
+    "pause": (),
+    "resume": (),
+    "end_session": (),
+    "rematch": (),
 }
 REMEMBERED_INTENTS = 512
 UNKNOWN_ID = "-"
@@ -216,9 +218,11 @@ class TablesService:
             if info is None or not info.bot:
                 raise TableError("no_such_bot", seat=seat)
             return [{"kind": "kick", "seat": seat}]
-        if op not in HOST_OPS_TO_ENTRIES:
+        allowed = HOST_OP_PARAMS.get(op)
+        if allowed is None:
             raise TableError("unknown_op", op=op)
-        entry: dict[str, Any] = {"kind": op, **params}
+        entry: dict[str, Any] = {name: params[name] for name in allowed if name in params}
+        entry["kind"] = op
         entries: list[dict[str, Any]] = []
         if op in ("start", "rematch"):
             entry["seed"] = credentials.new_seed()

@@ -100,3 +100,20 @@ def test_sync_republishes_the_current_view(
     reply = first.send({"v": 1, "id": "sync1", "op": "sync"})
     assert reply == {"v": 1, "id": "sync1", "status": "ok", "seq": seq}
     assert first.view()["seq"] == seq
+
+
+def test_host_parameters_cannot_smuggle_a_move_or_a_seed(
+    tables: TablesRunner, lobby: LobbyClient, phones: Callable[..., Phone]
+) -> None:
+    table, first, second = started_table(lobby, phones)
+    mover, _ = whose_turn(first, second)
+    view = mover.view()
+    action = view["state"]["legal_actions"][0]
+    # A host op whose parameters try to become a move for the mover's seat.
+    smuggled = lobby.host(table, "lock", kind="act", seat=mover.seat, action=action)
+    assert smuggled["status"] == "ok"
+    assert tables.store is not None
+    kinds = [entry["kind"] for entry in tables.store.entries(table)]
+    assert kinds[-1] == "lock"
+    assert "act" not in kinds
+    assert all("action" not in entry for entry in tables.store.entries(table))
