@@ -31,7 +31,7 @@ def wait_for_signal() -> None:
 
 
 def serve_until_signal(stop: Callable[[], None]) -> int:
-    """Set up logging, wait for a signal, then stop the service."""
+    """Wait for a signal, then stop the service; the exit status for ``main``."""
     try:
         wait_for_signal()
     finally:

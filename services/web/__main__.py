@@ -7,12 +7,11 @@ the login written in the broker URL).
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from services.runtime import service_url
+from services.runtime import configure_logging, service_url
 from services.web.server import run_web
 
 
@@ -38,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    configure_logging()
     login = service_url(args.broker, "web", args.secret_file)
     try:
         run_web(

@@ -23,14 +23,20 @@ from browser_play import (
 pytestmark = pytest.mark.browser
 
 
-def seated_game(open_page: Callable[..., Any]) -> tuple[Any, Any, Any]:
-    """A Kings in the Corner game under way: the TV, the phone whose turn it is, the other."""
+def two_players_joined(open_page: Callable[..., Any]) -> tuple[Any, Any, Any]:
+    """A TV in its lobby with Ana's and Bob's phones seated."""
     tv = open_page("tv", "/", label="tv")
     code = table_code(tv)
     ana = open_page("phone", f"/join/{code}", label="Ana")
     join(ana, "Ana")
     bob = open_page("phone", f"/join/{code}", label="Bob")
     join(bob, "Bob")
+    return tv, ana, bob
+
+
+def seated_game(open_page: Callable[..., Any]) -> tuple[Any, Any, Any]:
+    """A Kings in the Corner game under way: the TV, the phone whose turn it is, the other."""
+    tv, ana, bob = two_players_joined(open_page)
     tv.click("#lobby-controls [data-op=start]")
     for phone in (ana, bob):
         phone.wait_for_selector("#play:not([hidden]) #hand .card")
@@ -194,12 +200,7 @@ def test_a_card_dragged_onto_a_pile_is_played(open_page: Callable[..., Any]) -> 
 
 
 def test_the_host_removes_a_player_who_is_told_so(open_page: Callable[..., Any]) -> None:
-    tv = open_page("tv", "/", label="tv")
-    code = table_code(tv)
-    ana = open_page("phone", f"/join/{code}", label="Ana")
-    join(ana, "Ana")
-    bob = open_page("phone", f"/join/{code}", label="Bob")
-    join(bob, "Bob")
+    tv, _, bob = two_players_joined(open_page)
     tv.click("#lobby-controls .player-row:nth-child(2) button")
     bob.wait_for_selector("#join-form:not([hidden])")
     assert bob.inner_text("#join-error")
