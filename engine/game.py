@@ -42,9 +42,7 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole event, secrets included (for the authority's own log)."""
-        data = self.for_seat(self.seat)
-        data["params"] = {**self.params, **self.secret}
-        return data
+        return {"code": self.code, "seat": self.seat, "params": {**self.params, **self.secret}}
 
 
 @dataclass(frozen=True, slots=True)
