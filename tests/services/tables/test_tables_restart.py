@@ -76,13 +76,15 @@ def test_kill_9_then_restart_loses_nothing_and_applies_nothing_twice(
     first, second = phones(table, "Ana"), phones(table, "Ben")
     assert lobby.host(table, "start")["status"] == "ok"
     by_seat = {first.seat: first, second.seat: second}
+    public = first.box.wait(first.public_topic, lambda m: m["status"] == "playing")
     for _ in range(5):
-        public = first.box.wait(first.public_topic, lambda m: m["status"] == "playing")
-        public = first.public(newer_than=public["seq"] - 1)
         mover = by_seat[public["state"]["current_seat"]]
-        view = mover.view(newer_than=public["seq"] - 1)
-        assert mover.act(view["state"]["legal_actions"][0], seq=view["seq"])["status"] == "ok"
-    before = first.public(newer_than=view["seq"])
+        view = mover.box.wait(mover.view_topic, lambda m, s=public["seq"]: m["seq"] == s)
+        reply = mover.act(view["state"]["legal_actions"][0], seq=view["seq"])
+        assert reply["status"] == "ok"
+        # Wait for the view of this very move: an older one names the previous mover.
+        public = first.box.wait(first.public_topic, lambda m, s=reply["seq"]: m["seq"] == s)
+    before = public
     mover = by_seat[before["state"]["current_seat"]]
     view = mover.view(newer_than=before["seq"] - 1)
 
