@@ -81,7 +81,7 @@ class Driver:
     def __init__(self, broker: BrokerEndpoint) -> None:
         self.lock = threading.Condition()
         self.public: dict[str, dict[str, Any]] = {}
-        self.seats: dict[tuple[str, int], dict[str, Any]] = {}
+        self.seats: dict[tuple[str, int], bytes] = {}
         self.replies: dict[str, dict[str, Any]] = {}
         self.sent: dict[tuple[str, int], float] = {}
         self.latencies: list[float] = []
@@ -123,10 +123,13 @@ class Driver:
         self.client.publish(PROBE_TOPIC, payload)
 
     def _on_seat(self, topic: str, payload: bytes) -> None:
-        view = json.loads(payload)
+        # Kept as received, read only when that seat is to move: the network thread
+        # stays free to timestamp the views we measure.
+        parsed = topics.parse_topic(topic)
+        if parsed is None or parsed.table is None or parsed.seat is None:
+            return
         with self.lock:
-            self.seats[(view["table"], view["seat"])] = view
-            self.lock.notify_all()
+            self.seats[(parsed.table, parsed.seat)] = payload
 
     def _on_reply(self, topic: str, payload: bytes) -> None:
         reply = json.loads(payload)
@@ -183,7 +186,8 @@ class Driver:
             else:
                 op = ""
                 seat = public["state"]["current_seat"]
-                view = self.seats.get((table, seat))
+                payload = self.seats.get((table, seat))
+                view = json.loads(payload) if payload is not None else None
                 if view is None or view["seq"] != public["seq"]:
                     return
                 action = choose_action(view["state"])

@@ -17,7 +17,7 @@ from importlib import resources
 from typing import Any
 
 from engine.errors import RuleError
-from protocol.schema import SchemaViolationError, validate
+from protocol.schema import Check, SchemaViolationError, compile_schema
 
 MAX_PAYLOAD = 16 * 1024
 MESSAGE_KINDS = (
@@ -49,10 +49,15 @@ def schema(kind: str) -> Mapping[str, Any]:
     return loaded
 
 
+@cache
+def _checker(kind: str) -> Check:
+    return compile_schema(schema(kind))
+
+
 def check(kind: str, message: Any) -> dict[str, Any]:
     """Return ``message`` if it fits the schema of ``kind``; raise ``ProtocolError`` if not."""
     try:
-        validate(message, schema(kind))
+        _checker(kind)(message, "")
     except SchemaViolationError as violation:
         raise ProtocolError(
             "bad_message", kind=kind, path=violation.path, keyword=violation.keyword

@@ -114,6 +114,9 @@ class FiveCrownsState:
     def view_for(self, seat: int | None) -> dict[str, Any]:
         return views.view_for(self, seat)
 
+    def private_view(self, seat: int) -> dict[str, Any]:
+        return views.private_view(self, seat)
+
     def outcome(self) -> Outcome | None:
         return rounds.game_outcome(self)
 

@@ -89,14 +89,21 @@ def public_view(state: FiveCrownsState) -> dict[str, Any]:
 
 def view_for(state: FiveCrownsState, seat: int | None) -> dict[str, Any]:
     """``seat``'s view (its hand, legal actions and a hint); None: the TV's."""
+    private = private_view(state, seat) if seat is not None else None
     view = public_view(state)
-    if seat is None:
-        return view
+    if private is not None:
+        view.update(private)
+    return view
+
+
+def private_view(state: FiveCrownsState, seat: int) -> dict[str, Any]:
+    """What only ``seat`` sees: its hand, its legal actions and a hint."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
         raise IllegalActionError("bad_seat", seat=seat)
     playing = state.phase in (Phase.DRAW, Phase.DISCARD) and seat in state.players
-    view["seat"] = seat
-    view["hand"] = [str(card) for card in state.hands[seat]]
-    view["legal_actions"] = [action.to_wire() for action in legal_actions(state, seat)]
-    view["hint"] = hint(state, seat) if playing else None
-    return view
+    return {
+        "seat": seat,
+        "hand": [str(card) for card in state.hands[seat]],
+        "legal_actions": [action.to_wire() for action in legal_actions(state, seat)],
+        "hint": hint(state, seat) if playing else None,
+    }

@@ -393,6 +393,12 @@ class State:
 
         return view_for(self, seat)
 
+    def private_view(self, seat: int) -> dict[str, Any]:
+        """Only what ``seat`` adds to the public view: ``view_for(seat)`` is their union."""
+        from engine.kings_corner.views import private_view
+
+        return private_view(self, seat)
+
     def to_dict(self) -> dict[str, Any]:
         """Everything, secrets included, JSON-ready (``state_from_dict`` reads it back)."""
         from engine.kings_corner.serial import state_to_dict

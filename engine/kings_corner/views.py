@@ -18,11 +18,18 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
     Nobody sees the stock's order or another seat's cards; the first-dealer draws and the
     piles are face up for everyone.
     """
-    if seat is not None and (isinstance(seat, bool) or not 0 <= seat < state.seats):
-        raise IllegalActionError("no_such_seat", seat=seat)
+    private = private_view(state, seat) if seat is not None else None
+    view = public_view(state)
+    if private is not None:
+        view.update(private)
+    return view
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """What everyone sees (the TV's view)."""
     last = state.history[-1].to_dict() if state.history else None
     outcome = state.outcome()
-    view: dict[str, Any] = {
+    return {
         "game": NAME,
         "phase": state.phase,
         "round": state.round_number,
@@ -47,8 +54,14 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
         "score_sheet": [result.to_dict() for result in state.history],
         "outcome": outcome.to_dict() if outcome is not None else None,
     }
-    if seat is not None:
-        view["seat"] = seat
-        view["hand"] = [TEXT[card] for card in cards_of(state._hands[seat])]
-        view["legal_actions"] = [action.to_wire() for action in state.legal_actions(seat)]
-    return view
+
+
+def private_view(state: State, seat: int) -> dict[str, Any]:
+    """What only ``seat`` sees: its hand and its legal actions."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+        raise IllegalActionError("no_such_seat", seat=seat)
+    return {
+        "seat": seat,
+        "hand": [TEXT[card] for card in cards_of(state._hands[seat])],
+        "legal_actions": [action.to_wire() for action in state.legal_actions(seat)],
+    }

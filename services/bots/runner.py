@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from protocol import topics
-from protocol.messages import ProtocolError, decode, encode
+from protocol.messages import ProtocolError
 from services.bots.strategy import choose_action
 from services.mqtt import BrokerUrl, MqttClient
+from services.wire import decode, encode
 
 log = logging.getLogger("gamenight.bots")
 ALL_TABLE_VIEWS = f"{topics.BASE}/table/+/view"

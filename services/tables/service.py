@@ -18,12 +18,13 @@ from typing import Any, Protocol
 
 from engine.registry import game_rules
 from protocol import topics
-from protocol.messages import ProtocolError, decode, encode
+from protocol.messages import ProtocolError
 from protocol.topics import Grants
 from services.tables import credentials
 from services.tables.store import LeaseLostError, Store
 from services.tables.table import SeatInfo, Table, TableError
 from services.tables.views import events_message, seat_view, table_view
+from services.wire import decode, encode
 
 log = logging.getLogger("gamenight.tables")
 
@@ -389,7 +390,7 @@ class TablesService:
                 True,
             )
         # The public view first, and on its way at once: it is what the TV is waiting for.
-        self._publish_public(table)
+        public = self._publish_public(table)
         self.flush()
         self.publish(
             topics.table_events(table.code),
@@ -397,22 +398,23 @@ class TablesService:
             False,
         )
         for seat in table.seats:
-            self._publish_seat(table, seat)
+            self._publish_seat(table, seat, public)
         return True
 
     # ------------------------------------------------------------------ output
     def publish_views(self, table: Table) -> None:
-        self._publish_public(table)
+        public = self._publish_public(table)
         for seat in table.seats:
-            self._publish_seat(table, seat)
+            self._publish_seat(table, seat, public)
 
-    def _publish_public(self, table: Table) -> None:
-        message = self._encode("table_view", table_view(table))
-        self.publish(topics.table_view(table.code), message, True)
+    def _publish_public(self, table: Table) -> dict[str, Any]:
+        view = table_view(table)
+        self.publish(topics.table_view(table.code), self._encode("table_view", view), True)
+        return view
 
-    def _publish_seat(self, table: Table, seat: int) -> None:
+    def _publish_seat(self, table: Table, seat: int, public: dict[str, Any] | None = None) -> None:
         if seat in table.seats:
-            message = self._encode("seat_view", seat_view(table, seat))
+            message = self._encode("seat_view", seat_view(table, seat, public=public))
             self.publish(topics.seat_topic(table.code, seat, "view"), message, True)
 
     def _reply(self, topic: str, reply: Mapping[str, Any]) -> None:

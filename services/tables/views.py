@@ -27,12 +27,18 @@ def table_view(table: Table) -> dict[str, Any]:
     }
 
 
-def seat_view(table: Table, seat: int, kicked: bool = False) -> dict[str, Any]:
-    """What one phone shows: its own hand and legal actions, nobody else's cards."""
+def seat_view(
+    table: Table, seat: int, kicked: bool = False, public: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What one phone shows: its own hand and legal actions, nobody else's cards.
+
+    ``public``: this table's public view, when already built (a move builds it once).
+    """
     info = table.seats.get(seat)
     state = None
     if table.state is not None and not kicked and seat < table.state.seats:
-        state = table.state.view_for(seat)
+        shared = public["state"] if public is not None else table.state.view_for(None)
+        state = {**shared, **table.state.private_view(seat)}
     view: dict[str, Any] = {
         "v": 1,
         "table": table.code,

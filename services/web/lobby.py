@@ -15,8 +15,9 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Protocol
 
 from protocol import PROTOCOL_VERSION
-from protocol.messages import ProtocolError, decode, encode
+from protocol.messages import ProtocolError
 from protocol.topics import LOBBY_OPS, lobby_request, lobby_response
+from services.wire import decode, encode
 
 _REQUEST_KIND = {"create": "lobby_create", "join": "lobby_join"}
 

@@ -6,6 +6,7 @@ import json
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -186,6 +187,11 @@ def test_subscriptions_come_back_after_the_broker_restarts(
     client.start().wait_connected(3.0)
     try:
         first.stop()
+        # Else wait_connected below may still see the old connection, not yet found closed.
+        deadline = time.monotonic() + 5.0
+        while client.connected and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not client.connected
         second = start_embedded_broker(
             service_credentials, tcp=f"127.0.0.1:{port}", data_dir=tmp_path
         )
