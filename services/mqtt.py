@@ -9,6 +9,7 @@
 * ``service="tables"`` publishes a retained ``online`` status, with ``offline`` as last will.
 * ``wait_connected`` blocks until connected and every subscription is acknowledged.
 * ``on_unmatched`` sees messages no subscription asked for (tests use it to catch leaks).
+* ``on_connected`` runs in the network thread after each (re)connection, subscriptions sent.
 """
 
 from __future__ import annotations
@@ -146,6 +147,7 @@ class MqttClient:
         service: str | None = None,
         keepalive: int = 30,
         on_unmatched: Handler | None = None,
+        on_connected: Callable[[], None] | None = None,
         reconnect_delay: tuple[float, float] = (0.1, 10.0),
     ) -> None:
         self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
@@ -155,6 +157,7 @@ class MqttClient:
         self.service = service
         self._keepalive = keepalive
         self._on_unmatched = on_unmatched
+        self._on_connected = on_connected
         self._paho = paho.Client(
             CallbackAPIVersion.VERSION2,
             client_id=self.client_id,
@@ -333,6 +336,11 @@ class MqttClient:
         if self.service is not None:
             topic = service_status(self.service)
             client.publish(topic, status_payload(self.service, True), 1, True)
+        if self._on_connected is not None:
+            try:
+                self._on_connected()
+            except Exception:  # a bad hook must not stop the network thread
+                log.exception("%s: on_connected failed", self.url)
 
     def _on_disconnect(
         self, client: paho.Client, userdata: Any, flags: Any, reason: ReasonCode, properties: Any

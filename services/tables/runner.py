@@ -5,6 +5,11 @@ QoS 1 message only after that callback returns, so an intent is acknowledged aft
 entry is committed: a kill -9 at any moment leads to a redelivery (answered again, never
 applied twice, thanks to intent ids), never to a loss. Broker accounts are provisioned
 over a second connection, so waiting for the broker's answer cannot block this thread.
+
+Views are retained and published at QoS 0: each one replaces the last, so a view lost to
+a dropped connection is made good by the next, and every view of every table is published
+again on each (re)connection. That spares the broker and us an acknowledgement for each
+view (five messages a move). Replies and events stay at QoS 1: they are not replaced.
 """
 
 from __future__ import annotations
@@ -54,7 +59,13 @@ class TablesRunner:
         self.store = Store(self.data)
         self.accounts = BrokerAccounts.connect(self.url, timeout)
         # A persistent session: intents sent while we were down wait in the broker.
-        self.client = MqttClient(self.url, client_id=self.owner, persistent=True, service="tables")
+        self.client = MqttClient(
+            self.url,
+            client_id=self.owner,
+            persistent=True,
+            service="tables",
+            on_connected=self._republish,
+        )
         self.service = TablesService(
             self.store,
             self._publish,
@@ -64,7 +75,7 @@ class TablesRunner:
             flush=self.client.flush,
         )
         # Rebuild before connecting: intents queued in the broker arrive as soon as we
-        # connect, and must find their tables. paho queues the views published meanwhile.
+        # connect, and must find their tables. Their views go out once connected.
         self.service.restore()
         # What was rebuilt lives as long as the service: keep it out of the collector's
         # way, so that collections (a source of latency spikes) only walk new objects.
@@ -79,7 +90,11 @@ class TablesRunner:
 
     def _publish(self, topic: str, payload: bytes, retain: bool) -> None:
         assert self.client is not None
-        self.client.publish(topic, payload, qos=1, retain=retain)
+        self.client.publish(topic, payload, qos=0 if retain else 1, retain=retain)
+
+    def _republish(self) -> None:
+        assert self.service is not None
+        self.service.publish_all()  # in paho's network thread, like every handler
 
     def _handle(self, topic: str, payload: bytes) -> None:
         assert self.service is not None

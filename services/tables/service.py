@@ -82,11 +82,15 @@ class TablesService:
 
     # ------------------------------------------------------------------ start
     def restore(self) -> None:
-        """Take every open table, rebuild it from its log and republish its views."""
+        """Take every open table and rebuild it from its log (``publish_all`` shows them)."""
         for code, epoch in self.store.claim_open_tables(self.owner).items():
-            table = self._rebuild(code, epoch)
-            self.publish_views(table)
+            self._rebuild(code, epoch)
         log.info("restored %d tables", len(self.tables))
+
+    def publish_all(self) -> None:
+        """Every view of every table: on each connection to the broker."""
+        for table in self.tables.values():
+            self.publish_views(table)
 
     def _rebuild(self, code: str, epoch: int) -> Table:
         table = Table(code=code, epoch=epoch)
