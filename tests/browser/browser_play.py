@@ -87,7 +87,11 @@ def crowns_step(phone: Any) -> None:
         if phone.is_visible("#play") and _has(phone, "#hand .card.go-out-choice"):
             act_and_wait(phone, ["#hand .card.go-out-choice"])
         else:
-            phone.wait_for_function("() => !document.querySelector('#hand.pending')")
+            # Answered, or the round is over (the hand is then hidden and left as it was).
+            phone.wait_for_function(
+                "() => !document.querySelector('#hand.pending')"
+                " || document.querySelector('#play').hidden"
+            )
     else:
         # Keep wild cards (sorted to the right): give up the first natural card.
         phone.click("#hand .card.playable:not(.wild)")
