@@ -6,11 +6,13 @@ Kings in the Corner tables of two scripted players each. Every table acts at a h
 pace (one intent every ``--pace`` seconds, jittered); the latency is from publishing an
 intent to receiving the public view that carries its result. The raw round trip is
 measured on the same broker in the same run twice: back to back, and interleaved with
-the intents at the same pace (the fair comparison: see ``measure_tables``). Then the
-resident memory of a whole idle ``gamenight serve`` stack (broker, tables, bots, web in
-one process).
+the intents at the same pace (see ``measure_tables``). Then the floor: the tables
+service replaced by one that echoes each message at once (``benchmarks.echo_service``),
+probed at the same pace: what any service behind the broker costs before doing any work.
+Last, the resident memory of a whole idle ``gamenight serve`` stack (broker, tables,
+bots, web in one process).
 
-    python -m benchmarks.latency [--seconds 10] [--pace 1.0] [--tables 1,50,200]
+    python -m benchmarks.latency [--seconds 30] [--pace 1.0] [--tables 1,50,200]
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ from typing import Any
 import psutil
 
 from benchmarks.broker_rtt import embedded, round_trips
+from benchmarks.echo_service import ECHO_IN, ECHO_OUT
 from protocol import topics
 from services.bots.strategy import choose_action
 from services.broker.credentials import ServiceCredentials
@@ -54,11 +57,30 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 @contextmanager
-def tables_process(broker: BrokerEndpoint, data: Path) -> Iterator[None]:
+def service_process(command: list[str], ready: str | None = None) -> Iterator[None]:
+    """A service in its own process; with ``ready``, wait for that line on its stdout."""
+    process = subprocess.Popen(
+        [sys.executable, *command],
+        cwd=ROOT,
+        stdout=subprocess.PIPE if ready else subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        if ready is not None:
+            assert process.stdout is not None
+            while ready not in process.stdout.readline():
+                pass
+        yield
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def tables_command(broker: BrokerEndpoint, data: Path) -> list[str]:
     # GAMENIGHT_TABLES_COMMAND: another way to start it (an instrumented copy, say).
     start = os.environ.get("GAMENIGHT_TABLES_COMMAND", "-m services.tables").split()
-    command = [
-        sys.executable,
+    return [
         *start,
         "--broker",
         broker.service_url("tables"),
@@ -67,12 +89,6 @@ def tables_process(broker: BrokerEndpoint, data: Path) -> Iterator[None]:
         "--client-id",
         f"bench-{uuid.uuid4().hex[:6]}",
     ]
-    process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.DEVNULL)
-    try:
-        yield
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 class Driver:
@@ -93,8 +109,11 @@ class Driver:
         self.client.subscribe(topics.lobby_response("join"), self._on_reply)
         self.client.subscribe(f"{base}/table/+/host/reply", self._on_reply)
         self.client.subscribe(PROBE_TOPIC, self._on_probe)
+        self.client.subscribe(ECHO_OUT, self._on_echo)
         self.probes: dict[int, float] = {}
         self.raw: list[float] = []
+        self.echoes: dict[int, float] = {}
+        self.echoed: list[float] = []
         self.client.start().wait_connected(10)
 
     def _on_public(self, topic: str, payload: bytes) -> None:
@@ -121,6 +140,20 @@ class Driver:
         with self.lock:
             self.probes[number] = time.perf_counter()
         self.client.publish(PROBE_TOPIC, payload)
+
+    def _on_echo(self, topic: str, payload: bytes) -> None:
+        received = time.perf_counter()
+        with self.lock:
+            started = self.echoes.pop(int(payload[:12]), None)
+            if started is not None:
+                self.echoed.append(received - started)
+
+    def echo(self, number: int) -> None:
+        """A round trip through the broker and the echo service."""
+        payload = f"{number:012d}".encode() + PROBE_PADDING
+        with self.lock:
+            self.echoes[number] = time.perf_counter()
+        self.client.publish(ECHO_IN, payload)
 
     def _on_seat(self, topic: str, payload: bytes) -> None:
         # Kept as received, read only when that seat is to move: the network thread
@@ -212,6 +245,33 @@ class Driver:
         self.client.stop()
 
 
+def paced(keys: list[Any], seconds: float, pace: float, act: Callable[[Any, int], None]) -> None:
+    """Call ``act(key, turn)`` for each key about every ``pace`` / 2 seconds, jittered."""
+    chooser = random.Random(len(keys))
+    due = {key: time.perf_counter() + chooser.uniform(0, pace) for key in keys}
+    end = time.perf_counter() + seconds
+    turn = 0
+    while time.perf_counter() < end:
+        key = min(due, key=due.__getitem__)
+        delay = due[key] - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        turn += 1
+        act(key, turn)
+        due[key] = time.perf_counter() + chooser.uniform(0.25 * pace, 0.75 * pace)
+    time.sleep(0.5)
+
+
+def alternate(driver: Driver, table: str | None, turn: int) -> None:
+    """Odd turns the measured thing (a move, or an echo with no table), even turns a probe."""
+    if turn % 2 == 0:
+        driver.probe(turn)
+    elif table is None:
+        driver.echo(turn)
+    else:
+        driver.step(table)
+
+
 def measure_tables(
     broker: BrokerEndpoint, count: int, seconds: float, pace: float
 ) -> tuple[list[float], list[float]]:
@@ -221,52 +281,63 @@ def measure_tables(
     both are measured under the same load and the same idle gaps (an idle machine answers
     slower: a paced raw round trip here is several times a back-to-back one).
     """
-    with tempfile.TemporaryDirectory() as folder, tables_process(broker, Path(folder) / "b.db"):
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        service_process(tables_command(broker, Path(folder) / "b.db")),
+    ):
         driver = Driver(broker)
         try:
             driver.wait_for_service()
             tables = [driver.open_table() for _ in range(count)]
-            chooser = random.Random(count)
-            due = {table: time.perf_counter() + chooser.uniform(0, pace) for table in tables}
-            end = time.perf_counter() + seconds
-            turn = 0
-            while time.perf_counter() < end:
-                table = min(due, key=due.__getitem__)
-                delay = due[table] - time.perf_counter()
-                if delay > 0:
-                    time.sleep(delay)
-                turn += 1
-                if turn % 2:
-                    driver.step(table)
-                else:
-                    driver.probe(turn)
-                due[table] = time.perf_counter() + chooser.uniform(0.25 * pace, 0.75 * pace)
-            time.sleep(0.5)
+            paced(tables, seconds, pace, lambda table, turn: alternate(driver, table, turn))
             return list(driver.latencies), list(driver.raw)
         finally:
             driver.stop()
 
 
+def measure_floor(
+    broker: BrokerEndpoint, count: int, seconds: float, pace: float
+) -> tuple[list[float], list[float]]:
+    """Round trips through a do-nothing echo service, and raw ones, at the tables' pace."""
+    command = ["-m", "benchmarks.echo_service", "--broker", broker.service_url("tables")]
+    with service_process(command, ready="ready"):
+        driver = Driver(broker)
+        try:
+            numbers = list(range(count))
+            paced(numbers, seconds, pace, lambda _, turn: alternate(driver, None, turn))
+            return list(driver.echoed), list(driver.raw)
+        finally:
+            driver.stop()
+
+
+def summary(values: list[float]) -> tuple[float, float]:
+    """p50 and p99 in milliseconds."""
+    return statistics.median(values) * 1000, percentile(values, 0.99) * 1000
+
+
 def run_broker(
     name: str, broker: BrokerEndpoint, counts: list[int], args: argparse.Namespace
 ) -> None:
-    hot = round_trips(broker.service_url("web"), 2000, 1)
-    print(
-        f"{name}: raw round trip back to back (QoS 1)  p50 {statistics.median(hot) * 1000:.3f} ms"
-        f"  p99 {percentile(hot, 0.99) * 1000:.3f} ms"
-    )
+    hot_p50, hot_p99 = summary(round_trips(broker.service_url("web"), 2000, 1))
+    print(f"{name}: raw round trip back to back (QoS 1)  p50 {hot_p50:.3f}  p99 {hot_p99:.3f} ms")
     for count in counts:
         latencies, raw = measure_tables(broker, count, args.seconds, args.pace)
-        if not latencies or not raw:
+        echoed, floor_raw = measure_floor(broker, count, args.seconds, args.pace)
+        if not latencies or not raw or not echoed or not floor_raw:
             print(f"  {count:>3} tables: no samples")
             continue
-        p50, p99 = statistics.median(latencies) * 1000, percentile(latencies, 0.99) * 1000
-        raw_p50, raw_p99 = statistics.median(raw) * 1000, percentile(raw, 0.99) * 1000
+        (p50, p99), (raw_p50, raw_p99) = summary(latencies), summary(raw)
+        (echo_p50, echo_p99), (floor_p50, floor_p99) = summary(echoed), summary(floor_raw)
         rate = len(latencies) / args.seconds
         print(
             f"  {count:>3} tables ({rate:6.1f} intents/s): intent->view p50 {p50:.3f}"
             f"  p99 {p99:.3f} ms | raw at the same pace p50 {raw_p50:.3f}  p99 {raw_p99:.3f} ms"
             f" | ratio p50 {p50 / raw_p50:.2f}  p99 {p99 / raw_p99:.2f}"
+            f" | ratio to back to back p50 {p50 / hot_p50:.2f}  p99 {p99 / hot_p99:.2f}\n"
+            f"      floor, a do-nothing echo service at the same pace: p50 {echo_p50:.3f}"
+            f"  p99 {echo_p99:.3f} ms | raw p50 {floor_p50:.3f}  p99 {floor_p99:.3f} ms"
+            f" | ratio p50 {echo_p50 / floor_p50:.2f}  p99 {echo_p99 / floor_p99:.2f}"
+            f" | ratio to back to back p50 {echo_p50 / hot_p50:.2f}  p99 {echo_p99 / hot_p99:.2f}"
         )
 
 
@@ -305,7 +376,7 @@ def idle_memory() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between a table's moves")
     parser.add_argument("--tables", default="1,50,200")
     parser.add_argument("--brokers", default="mosquitto,embedded")
