@@ -91,8 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--ws-url",
-        default="ws://{host}:8083/mqtt",
-        help="the WebSocket URL as pages dial it ({host}: the page's host)",
+        default=None,
+        help="the WebSocket URL as pages dial it ({host}: the page's host; default: the"
+        " embedded broker's WebSocket port, 8083 with --broker)",
     )
     serve.add_argument("--host", default="0.0.0.0", help="the web service's address")
     serve.add_argument("--port", type=int, default=8000, help="the web service's port")

@@ -23,6 +23,7 @@ from services.web.settings import WebSettings
 
 log = logging.getLogger("gamenight")
 SECRET_FILE = "service.secret"
+DEFAULT_WS_PORT = 8083
 
 
 @dataclass
@@ -33,7 +34,8 @@ class StackSettings:
     broker: str | None = None  # an external broker (mqtt://host:port); None: embedded
     mqtt_listen: str = "127.0.0.1:1883"
     ws_listen: str = "0.0.0.0:8083"
-    ws_url: str = "ws://{host}:8083/mqtt"  # as the pages dial it; {host}: the page's host
+    # As the pages dial it; {host}: the page's host. None: the embedded broker's own port.
+    ws_url: str | None = None
     web_host: str = "0.0.0.0"
     web_port: int = 8000
     public_url: str = ""
@@ -76,7 +78,7 @@ class Stack:
                 host=settings.web_host,
                 port=settings.web_port,
                 broker_url=web_login.geturl(),
-                ws_url=settings.ws_url,
+                ws_url=settings.ws_url or self._ws_url(),
                 public_url=settings.public_url,
                 username="web",
                 password=web_login.password or "",
@@ -99,6 +101,11 @@ class Stack:
         )
         self._stops.append(self.broker.stop)
         return BrokerUrl.parse(self.broker.endpoint.url())
+
+    def _ws_url(self) -> str:
+        """Where the pages find the embedded broker's WebSocket (its bound port, even for 0)."""
+        port = self.broker.ws_port if self.broker is not None else None
+        return f"ws://{{host}}:{port or DEFAULT_WS_PORT}/mqtt"
 
     def _login(self, base: BrokerUrl, service: str) -> BrokerUrl:
         assert self.credentials is not None
