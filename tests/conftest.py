@@ -93,15 +93,23 @@ def _mosquitto_missing() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def mosquitto_broker(
-    service_credentials: ServiceCredentials, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BrokerEndpoint]:
+def mosquitto_install() -> tuple[Path, Path]:
+    """Debian's Mosquitto binary and dynsec plugin: required in CI, else skipped if missing."""
     missing = _mosquitto_missing()
     if missing is not None:
         if os.environ.get("CI"):
             pytest.fail(f"Mosquitto is required in CI: {missing}")
         pytest.skip(missing)
-    binary, plugin = _mosquitto()
+    return _mosquitto()
+
+
+@pytest.fixture(scope="session")
+def mosquitto_broker(
+    service_credentials: ServiceCredentials,
+    tmp_path_factory: pytest.TempPathFactory,
+    mosquitto_install: tuple[Path, Path],
+) -> Iterator[BrokerEndpoint]:
+    binary, plugin = mosquitto_install
     with MosquittoProcess(
         tmp_path_factory.mktemp("mosquitto"), service_credentials, binary=binary, plugin=plugin
     ) as process:
