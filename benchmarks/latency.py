@@ -128,32 +128,31 @@ class Driver:
             self.lock.notify_all()
 
     def _on_probe(self, topic: str, payload: bytes) -> None:
-        received = time.perf_counter()
-        with self.lock:
-            started = self.probes.pop(int(payload[:12]), None)
-            if started is not None:
-                self.raw.append(received - started)
+        self._arrived(payload, self.probes, self.raw)
+
+    def _on_echo(self, topic: str, payload: bytes) -> None:
+        self._arrived(payload, self.echoes, self.echoed)
 
     def probe(self, number: int) -> None:
         """A raw round trip through the broker, on the same connection, under the same load."""
-        payload = f"{number:012d}".encode() + PROBE_PADDING
-        with self.lock:
-            self.probes[number] = time.perf_counter()
-        self.client.publish(PROBE_TOPIC, payload)
-
-    def _on_echo(self, topic: str, payload: bytes) -> None:
-        received = time.perf_counter()
-        with self.lock:
-            started = self.echoes.pop(int(payload[:12]), None)
-            if started is not None:
-                self.echoed.append(received - started)
+        self._send_numbered(PROBE_TOPIC, number, self.probes)
 
     def echo(self, number: int) -> None:
         """A round trip through the broker and the echo service."""
+        self._send_numbered(ECHO_IN, number, self.echoes)
+
+    def _send_numbered(self, topic: str, number: int, pending: dict[int, float]) -> None:
         payload = f"{number:012d}".encode() + PROBE_PADDING
         with self.lock:
-            self.echoes[number] = time.perf_counter()
-        self.client.publish(ECHO_IN, payload)
+            pending[number] = time.perf_counter()
+        self.client.publish(topic, payload)
+
+    def _arrived(self, payload: bytes, pending: dict[int, float], samples: list[float]) -> None:
+        received = time.perf_counter()
+        with self.lock:
+            started = pending.pop(int(payload[:12]), None)
+            if started is not None:
+                samples.append(received - started)
 
     def _on_seat(self, topic: str, payload: bytes) -> None:
         # Kept as received, read only when that seat is to move: the network thread
