@@ -5,8 +5,9 @@
 ``chromium``    one headless Chromium per session (a fresh temporary profile: Playwright's
                 ``launch`` makes one; ``playwright install`` cannot download here).
 ``open_page``   ``open_page(kind, path)``: a page in a fresh context ("tv": 1920×1080,
-                "phone": 390×844 touch). Every console error and page error is collected
-                and the test fails at teardown if there was one.
+                "phone": 390×844 touch); ``init_script`` runs before the page's own.
+                Every console error and page error is collected and the test fails at
+                teardown if there was one.
 ``artefacts``   the folder for screenshots kept after the run (test-artifacts/browser/).
 """
 
@@ -117,8 +118,17 @@ def open_page(chromium: Any, game_stack: GameStack) -> Iterator[Callable[..., An
     watch = ConsoleWatch()
     contexts: list[Any] = []
 
-    def open_page(kind: str, path: str = "/", *, label: str | None = None, lang: str = "en") -> Any:
+    def open_page(
+        kind: str,
+        path: str = "/",
+        *,
+        label: str | None = None,
+        lang: str = "en",
+        init_script: str | None = None,
+    ) -> Any:
         context = chromium.new_context(**VIEWPORTS[kind], locale=lang)
+        if init_script is not None:  # runs before the page's own scripts, on every load
+            context.add_init_script(init_script)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)
