@@ -367,7 +367,8 @@ def idle_memory() -> None:
             time.sleep(4)
             tree = psutil.Process(process.pid)
             rss = sum(p.memory_info().rss for p in [tree, *tree.children(recursive=True)])
-            print(f"idle stack (broker+tables+bots+web, one process): {rss / 2**20:.1f} MB RSS")
+            stack = "broker+tables+bots+assistant+web, one process"
+            print(f"idle stack ({stack}): {rss / 2**20:.1f} MB RSS")
         finally:
             process.terminate()
             process.wait(10)

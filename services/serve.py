@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
 
+from services.assistant.runner import AssistantRunner
 from services.bots.runner import BotsRunner
 from services.broker.credentials import ServiceCredentials, ensure_secret_file
 from services.broker.embedded import EmbeddedBroker, start_embedded_broker
@@ -50,13 +51,14 @@ class StackSettings:
 
 @dataclass
 class Stack:
-    """A running game night: broker (if embedded), tables, bots, web."""
+    """A running game night: broker (if embedded), tables, bots, assistant, web."""
 
     settings: StackSettings
     credentials: ServiceCredentials | None = None
     broker: EmbeddedBroker | None = None
     tables: TablesRunner | None = None
     bots: BotsRunner | None = None
+    assistant: AssistantRunner | None = None
     web: WebServer | None = None
     _stops: list[Callable[[], None]] = field(default_factory=list)
 
@@ -72,6 +74,8 @@ class Stack:
             if settings.bots:
                 self.bots = BotsRunner(self._login(base, "bots"), settings.bot_think_seconds)
                 self._stops.append(self.bots.start().stop)
+            self.assistant = AssistantRunner(self._login(base, "assistant")).start()
+            self._stops.append(self.assistant.stop)
             web_login = self._login(base, "web")
             self.web = start_web(
                 WebSettings(),

@@ -40,8 +40,8 @@ WAIT = 30.0
 
 def test_every_service_runs_one_of_our_modules_with_the_shared_secret() -> None:
     services = COMPOSE["services"]
-    assert set(services) == {"broker-init", "mosquitto", "tables", "bots", "web"}
-    for name in ("broker-init", "tables", "bots", "web"):
+    assert set(services) == {"broker-init", "mosquitto", "tables", "bots", "assistant", "web"}
+    for name in ("broker-init", "tables", "bots", "assistant", "web"):
         command = shlex.split(services[name]["command"])
         assert command[:2] == ["python", "-m"]
         assert importlib.util.find_spec(command[2]) is not None, command[2]
@@ -147,7 +147,7 @@ def compose_stack(tmp_path: Path, mosquitto_install: tuple[Path, Path]) -> Itera
     try:
         stack.run("broker-init", wait=True)
         stack.start_mosquitto(*mosquitto_install)
-        for service in ("tables", "bots", "web"):
+        for service in ("tables", "bots", "assistant", "web"):
             stack.run(service)
         yield stack
     finally:
