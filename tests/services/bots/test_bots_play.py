@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tables_clients import LobbyClient, Phone
 
 from services.bots.runner import BotsRunner
 from services.bots.strategy import choose_action
 from services.broker.settings import BrokerEndpoint
 from services.tables.runner import TablesRunner
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
-from tables_clients import LobbyClient, Phone
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Fixtures for the tables service: the real service on a real broker and SQLite file."""
+"""Fixtures for the services: the real tables service on a real broker and SQLite file."""
 
 from __future__ import annotations
 
