@@ -82,7 +82,7 @@ class AssistantRunner:
             data = {"answer": understood.code, "params": understood.params}
             self._reply(reply_topic, {"v": 1, "id": said["id"], "status": "ok", "data": data})
         elif isinstance(understood, Act):
-            self._reply(reply_topic, _error(said["id"], "not_playing", {}))
+            self._reply(reply_topic, _error(said["id"], "no_game_yet", {}))
         else:
             self._reply(reply_topic, _error(said["id"], understood.code, understood.params))
 

@@ -116,7 +116,7 @@ def understand(text: str, state: Mapping[str, Any] | None) -> Understood:
         if question in said.phrases:
             return _answer(question, state)
     if state is None:
-        return Refusal("not_playing")
+        return Refusal("no_game_yet")
     if not (said.cards or said.piles or said.phrases & VERB_TYPES.keys()):
         return Refusal("not_understood", {"text": text[:80]})
     legal: Sequence[Action] = state.get("legal_actions") or []
@@ -140,14 +140,14 @@ def _answer(question: str, state: Mapping[str, Any] | None) -> Understood:
     if question == "ask_help":
         return Answer("help", {"game": state.get("game") if state else None})
     if state is None:
-        return Refusal("not_playing")
+        return Refusal("no_game_yet")
     if question == "ask_turn":
         return Answer("turn", {"seat": state.get("current_seat")})
     if question == "ask_hand":
         return Answer("hand", {"cards": list(state.get("hand") or [])})
     legal: Sequence[Action] = state.get("legal_actions") or []
-    cards = sorted({str(a.get("card") or a.get("discard")) for a in legal if "card" in a})
-    return Answer("moves", {"cards": cards, "types": sorted({str(a["type"]) for a in legal})})
+    cards = sorted({str(a.get("card") or a.get("discard")) for a in legal} - {"None"})
+    return Answer("moves", {"cards": cards}) if cards else Answer("moves_none")
 
 
 def _which(candidates: list[Action]) -> Refusal:

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from services.assistant.runner import AssistantRunner
 from services.broker.settings import BrokerEndpoint
 from services.tables.runner import TablesRunner
 from services.web import WebServer, start_web
@@ -45,10 +46,11 @@ VIEWPORTS: dict[str, dict[str, Any]] = {
 
 @dataclass
 class GameStack:
-    """Broker, tables and web service, all real, on loopback."""
+    """Broker, tables, assistant and web service, all real, on loopback."""
 
     endpoint: BrokerEndpoint
     tables: TablesRunner
+    assistant: AssistantRunner
     web: WebServer
 
     @property
@@ -63,14 +65,16 @@ def game_stack(
     data = tmp_path_factory.mktemp("tables") / "gamenight.db"
     owner = f"tables-browser-{secrets.token_hex(4)}"
     tables = TablesRunner(embedded_broker.service_url("tables"), data, owner=owner).start()
+    assistant = AssistantRunner(embedded_broker.service_url("assistant")).start()
     web = start_web(
         broker_url=embedded_broker.service_url("web"),
         ws_url=f"ws://{{host}}:{embedded_broker.ws_port}/mqtt",
     )
     try:
-        yield GameStack(embedded_broker, tables, web)
+        yield GameStack(embedded_broker, tables, assistant, web)
     finally:
         web.stop()
+        assistant.stop()
         tables.stop()
 
 

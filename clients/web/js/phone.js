@@ -6,8 +6,11 @@ import { language, languageSwitch, preferredLanguage, setLanguage, t, translateP
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
 import { renderHostControls } from "./host.js";
 import { cardElement, cardText, sortHand } from "./cards.js";
-import { allNames, errorText, eventText, gameModule, nameOf, setGame, setNames } from "./table.js";
+import {
+  allNames, answerText, errorText, eventText, gameModule, nameOf, setGame, setNames,
+} from "./table.js";
 import { dragSource } from "./drag.js";
+import { listen, recogniserClass } from "./speech.js";
 
 const STORE = "gamenight.seats";
 const NAME_KEY = "gamenight.name";
@@ -25,6 +28,7 @@ const page = {
   selection: null, // {card} or {pile}
   goOutMode: false,
   pending: null, // {id, timer}
+  saying: null, // the id of the line sent to the assistant, until it is answered
   wakeLock: null,
   presenceFixedAt: 0,
 };
@@ -188,6 +192,12 @@ function onSeatView(view) {
 }
 
 function onReply(reply) {
+  if (page.saying && reply.id === page.saying) {
+    page.saying = null;
+    if (reply.status === "error") toast(errorText(reply.error));
+    else if (reply.data?.answer) toast(answerText(reply.data), 8000);
+    return; // an accepted line shows as the new view
+  }
   if (!page.pending || reply.id !== page.pending.id) return;
   clearTimeout(page.pending.timer);
   page.pending = null;
@@ -233,6 +243,35 @@ function act(action) {
   page.selection = null;
   page.goOutMode = false;
   render();
+}
+
+/** A typed or spoken line: the assistant turns it into this seat's move, or answers. */
+function sayLine(text) {
+  const line = text.trim();
+  if (!line || !page.link || !page.creds) return;
+  page.saying = newId("s");
+  page.link.publish(seatTopic("say"), { v: 1, id: page.saying, text: line.slice(0, 200), lang: language() });
+}
+
+function wireSayForm() {
+  const input = $("say-text");
+  $("say-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sayLine(input.value);
+    input.value = "";
+  });
+  if (recogniserClass()) {
+    $("say-listen").hidden = false;
+    $("say-listen").addEventListener("click", () =>
+      listen(
+        (heard) => {
+          input.value = heard;
+          sayLine(heard);
+        },
+        () => toast(t("ui.say_not_heard")),
+      ),
+    );
+  }
 }
 
 function select(selection) {
@@ -522,6 +561,7 @@ async function main() {
   translatePage();
   languageSwitch($("lang"), render);
   fourColourToggle($("four-colour"));
+  wireSayForm();
   closableDialogs();
   $("join-form").addEventListener("submit", onJoin);
   $("host-open").addEventListener("click", () => {

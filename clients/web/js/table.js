@@ -55,6 +55,7 @@ function formatParam(name, value) {
   if (Array.isArray(value)) {
     if (value.every(looksLikeCard)) return list(value.map(card));
     if (name === "seats" || name === "winners") return list(value.map(nameOf));
+    if (name === "piles") return list(value.map((pile) => (has(`pile.${pile}`) ? t(`pile.${pile}`) : pile)));
     return list(value.map(String));
   }
   if (CARD_PARAMS.has(name) && looksLikeCard(value)) return card(value);
@@ -95,6 +96,11 @@ export function eventText(event, { spoken = false } = {}) {
 /** A refusal (error code and parameters) as a sentence in the current language. */
 export function errorText(error) {
   return describe("error", { code: error.code, params: { ...error.params } });
+}
+
+/** The assistant's answer to a question (`{answer, params}` of its reply's data). */
+export function answerText(data) {
+  return describe("answer", { code: data.answer, params: { ...data.params } });
 }
 
 /** A short line per rule option in force: "Deal: 7 cards". */

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 from engine.playout import random_playout
 from engine.registry import game_rules
 from services.assistant.understand import Act, Answer, Refusal, read, understand
+from services.web.settings import DEFAULT_CLIENT_DIR
 
 # The test's own words (written apart from the assistant's tables, as people say them).
 RANKS = {
@@ -196,7 +199,7 @@ def test_what_cannot_be_read_is_refused_with_a_reason() -> None:
     assert understand(card_words(missing, "en"), view) == Refusal(
         "card_not_held", {"card": missing}
     )
-    assert understand("seven of hearts on north", None) == Refusal("not_playing")
+    assert understand("seven of hearts on north", None) == Refusal("no_game_yet")
 
 
 def test_one_card_on_several_piles_asks_which() -> None:
@@ -219,3 +222,14 @@ def test_words_that_are_ranks_only_in_another_language_are_not_cards() -> None:
     assert understand("as de pique", view) == Refusal(
         "card_not_held" if "AS" not in view["hand"] else "no_move_for_card", {"card": "AS"}
     )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_example_the_help_gives_is_understood(lang: str) -> None:
+    catalogue = json.loads((DEFAULT_CLIENT_DIR / "i18n" / f"{lang}.json").read_text("utf-8"))
+    examples = re.findall(r"[“«„]\s*([^”»]+?)\s*[”»]", catalogue["answer.help"])
+    assert len(examples) >= 8, examples
+    view = kings_view()
+    for example in examples:
+        understood = understand(example, view)
+        assert understood != Refusal("not_understood", {"text": example}), example

@@ -32,7 +32,8 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # Callables whose first argument (or ``code=``) is a code a screen must translate; the
 # tables service's ``_error(intent_id, code, params)`` takes it second.
 EVENT_MAKERS = {"Event", "event"}
-OTHER_ERRORS = {"TableError", "ProtocolError", "LobbyError", "_error"}
+OTHER_ERRORS = {"TableError", "ProtocolError", "LobbyError", "_error", "Refusal"}
+ANSWER_MAKERS = {"Answer"}
 SECOND_ARGUMENT = {"_error"}
 
 
@@ -112,10 +113,19 @@ def source_codes() -> tuple[frozenset[str], frozenset[str]]:
     error_makers = _rule_error_names() | OTHER_ERRORS
     errors: set[str] = set()
     events: set[str] = set()
-    for path in _sources("engine", "protocol", "services/tables", "services/web"):
+    folders = ("engine", "protocol", "services/tables", "services/web", "services/assistant")
+    for path in _sources(*folders):
         errors |= _codes_in(path, error_makers)
         events |= _codes_in(path, EVENT_MAKERS)
     return frozenset(errors), frozenset(events)
+
+
+@cache
+def answer_codes() -> frozenset[str]:
+    """The codes of the assistant's answers to questions."""
+    return frozenset(
+        code for path in _sources("services/assistant") for code in _codes_in(path, ANSWER_MAKERS)
+    )
 
 
 def test_the_collector_finds_codes_of_both_games() -> None:
@@ -151,12 +161,15 @@ def test_the_collector_follows_codes_chosen_in_a_variable(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_error_and_event_code_is_translated(lang: str) -> None:
+def test_every_error_event_and_answer_code_is_translated(lang: str) -> None:
     errors, events = source_codes()
+    assert {"not_understood", "which_pile"} <= errors  # the assistant's, found too
+    assert {"turn", "hand", "help"} <= answer_codes()
     words = catalogue(lang)
     missing = sorted(
         [f"error.{code}" for code in errors if f"error.{code}" not in words]
         + [f"event.{code}" for code in events if f"event.{code}" not in words]
+        + [f"answer.{code}" for code in answer_codes() if f"answer.{code}" not in words]
     )
     assert not missing, f"{lang}.json lacks {missing}"
 

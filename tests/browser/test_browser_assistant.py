@@ -1,0 +1,62 @@
+"""Typed lines on a phone: a move made by words, a question answered, a line not
+understood, each in the phone's own language."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from browser_play import hand, is_my_turn, join, shown_seq, table_code
+
+from services.web.settings import DEFAULT_CLIENT_DIR
+
+pytestmark = pytest.mark.browser
+
+
+def words(lang: str) -> dict[str, str]:
+    catalogue: dict[str, str] = json.loads(
+        (DEFAULT_CLIENT_DIR / "i18n" / f"{lang}.json").read_text("utf-8")
+    )
+    return catalogue
+
+
+def type_line(phone: Any, text: str) -> None:
+    phone.fill("#say-text", text)
+    phone.press("#say-text", "Enter")
+
+
+def test_a_phone_plays_and_asks_in_words(open_page: Callable[..., Any]) -> None:
+    tv = open_page("tv", "/", label="tv")
+    code = table_code(tv)
+    ana = open_page("phone", f"/join/{code}", label="Ana-fr", lang="fr-FR")
+    join(ana, "Ana")
+    bob = open_page("phone", f"/join/{code}", label="Bob")
+    join(bob, "Bob")
+    tv.click("#lobby-controls [data-op=start]")
+    for phone in (ana, bob):
+        phone.wait_for_selector("#play:not([hidden]) #hand .card")
+    mover, waiting = (ana, bob) if is_my_turn(ana) else (bob, ana)
+    before, cards = shown_seq(mover), len(hand(mover))
+
+    # Kings in the Corner starts with a draw: said in the mover's language.
+    type_line(mover, "je pioche" if mover is ana else "draw a card")
+    mover.wait_for_function(f"() => Number(document.querySelector('#play').dataset.seq) > {before}")
+    assert len(hand(mover)) == cards + 1
+
+    # A question, answered to the one who asked, in French for Ana.
+    type_line(ana, "c'est à qui ?")
+    ana.wait_for_selector("#toast:not([hidden])")
+    mover_name = "Ana" if mover is ana else "Bob"
+    assert ana.inner_text("#toast") == words("fr")["answer.turn"].replace("{seat}", mover_name)
+
+    # Nonsense is refused with the line quoted back.
+    type_line(waiting, "the weather is lovely")
+    waiting.wait_for_function(
+        "() => !document.querySelector('#toast').hidden"
+        " && document.querySelector('#toast').textContent.includes('weather')"
+    )
+    lang = "fr" if waiting is ana else "en"
+    expected = words(lang)["error.not_understood"].replace("{text}", "the weather is lovely")
+    assert waiting.inner_text("#toast") == expected
