@@ -233,3 +233,57 @@ def test_every_example_the_help_gives_is_understood(lang: str) -> None:
     for example in examples:
         understood = understand(example, view)
         assert understood != Refusal("not_understood", {"text": example}), example
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=200), lang=st.sampled_from(LANGUAGES))
+def test_any_text_gets_an_act_an_answer_or_a_coded_refusal(text: str, lang: str) -> None:
+    view = kings_view()
+    understood = understand(text, view)
+    assert isinstance(understood, Act | Answer | Refusal)
+    if isinstance(understood, Act):
+        assert understood.action["type"] in ("play", "move", "draw", "end_turn")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(
+            [
+                "seven",
+                "of",
+                "hearts",
+                "on",
+                "north",
+                "east",
+                "sud",
+                "est",
+                "as",
+                "de",
+                "pique",
+                "draw",
+                "go",
+                "out",
+                "discard",
+                "the",
+                "joker",
+                "sterren",
+                "vrouw",
+                "move",
+                "to",
+                "10",
+                "7h",
+                "qs",
+                "fin",
+                "du",
+                "tour",
+                "whose",
+                "turn",
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_any_jumble_of_known_words_is_handled(words: list[str]) -> None:
+    for view in (kings_view(), None):
+        assert isinstance(understand(" ".join(words), view), Act | Answer | Refusal)
