@@ -246,6 +246,9 @@ class MqttClient:
                 log.debug("offline status not sent", exc_info=True)
         self._paho.disconnect()
         self._paho.loop_stop()
+        # paho closes the socket pair that wakes its loop only when the client is garbage
+        # collected (its __del__); a stopped client would hold two sockets until then.
+        self._paho._reset_sockets(sockpair_only=True)
 
     def __enter__(self) -> MqttClient:
         return self.start()

@@ -208,6 +208,7 @@ def _connect_with_will(endpoint: BrokerEndpoint, username: str, password: str, w
     sock = client.socket()
     if sock is not None:
         sock.close()  # an abnormal end: the broker publishes the will, if it may
+    client._reset_sockets(sockpair_only=True)  # paho would close these only in __del__
 
 
 def test_a_last_will_is_a_publish_like_any_other(

@@ -54,6 +54,7 @@ def anonymous_refused(host: str, port: int) -> bool:
     finally:
         client.disconnect()
         client.loop_stop()
+        client._reset_sockets()  # paho would close its wake-up pair only in __del__
     return answer[0]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import socket
@@ -209,3 +210,20 @@ def test_subscriptions_come_back_after_the_broker_restarts(
 def test_a_persistent_session_needs_a_client_id() -> None:
     with pytest.raises(ValueError, match="client_id"):
         MqttClient("mqtt://u:p@h:1", persistent=True)
+
+
+def test_a_stopped_client_keeps_no_socket_open(broker: BrokerEndpoint) -> None:
+    def open_sockets() -> int:
+        return sum(1 for o in gc.get_objects() if isinstance(o, socket.socket) and o.fileno() != -1)
+
+    before = open_sockets()
+    client = MqttClient(broker.service_url("web")).start()
+    client.wait_connected(5.0)
+    assert open_sockets() > before  # the connection, and paho's wake-up pair
+    client.stop()
+    # All closed by stop(), not when the collector gets to them (the embedded broker runs
+    # in this process: its end of the connection closes a moment later).
+    deadline = time.monotonic() + 3.0
+    while open_sockets() != before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert open_sockets() == before

@@ -129,6 +129,7 @@ def test_presence_and_reconnection(
     assert sock is not None
     lobby.box.messages.pop(view_topic, None)
     sock.close()  # the connection dies without a DISCONNECT: the broker sends the will
+    phone._reset_sockets()  # paho would close its wake-up pair only in __del__
     lobby.public(table, lambda m: bool(m["players"]) and not m["players"][0]["online"])
     # A client that reconnects gets its current view at once (retained), nothing asked.
     box = Mailbox()

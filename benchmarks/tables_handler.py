@@ -1,0 +1,112 @@
+"""The tables service's own work per move, in process: no broker, a real SQLite file.
+
+200 Kings in the Corner tables of two seats; moves chosen by the bots' strategy, played
+round robin through ``TablesService.handle`` exactly as the MQTT runner calls it, with a
+``publish`` that only keeps the messages. Prints the time to the first flush (the public
+view on its way) and to the end of the move (every seat view built).
+
+    python -m benchmarks.tables_handler [--moves 4000] [--tables 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.latency import percentile
+from protocol import topics
+from protocol.topics import Grants
+from services.bots.strategy import choose_action
+from services.tables.service import TablesService
+from services.tables.store import Store
+from services.tables.views import seat_view
+
+
+class NoAccounts:
+    """Broker accounts are not part of a move."""
+
+    def provision(
+        self, username: str, password: str, grants: Grants, client_id: str | None = None
+    ) -> None:
+        return None
+
+    def revoke(self, username: str) -> None:
+        return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=4000)
+    parser.add_argument("--tables", type=int, default=200)
+    args = parser.parse_args()
+    published: list[tuple[str, bytes]] = []
+    flushed: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        service = TablesService(
+            Store(Path(folder) / "bench.db"),
+            lambda topic, payload, retain: published.append((topic, payload)),
+            NoAccounts(),
+            owner="bench",
+            flush=lambda: flushed.append(time.perf_counter()),
+        )
+
+        def send(topic: str, message: dict[str, Any]) -> list[tuple[str, bytes]]:
+            published.clear()
+            service.handle(topic, json.dumps(message).encode())
+            return list(published)
+
+        codes = []
+        for number in range(args.tables):
+            created = send(topics.lobby_request("create"), {"v": 1, "id": f"c{number}"})
+            code = json.loads(created[-1][1])["data"]["table"]
+            for name in ("Ana", "Ben"):
+                send(
+                    topics.lobby_request("join"),
+                    {"v": 1, "id": f"j{number}{name}", "table": code, "name": name},
+                )
+            send(topics.host_topic(code, "intent"), {"v": 1, "id": f"s{number}", "op": "start"})
+            codes.append(code)
+        gc.collect()
+        gc.freeze()  # as the runner does after restoring its tables
+        to_flush: list[float] = []
+        whole: list[float] = []
+        for move in range(args.moves):
+            table = service.tables[codes[move % len(codes)]]
+            if table.status != "playing" or table.state is None:
+                op = "next_round" if table.status == "round_over" else "rematch"
+                send(topics.host_topic(table.code, "intent"), {"v": 1, "id": f"h{move}", "op": op})
+                continue
+            seat = table.state.current_seat
+            assert seat is not None
+            view = seat_view(table, seat)
+            intent = {
+                "v": 1,
+                "id": f"m{move}",
+                "op": "act",
+                "seq": table.seq,
+                "player": view["player"],
+                "action": choose_action(view["state"]),
+            }
+            payload = json.dumps(intent).encode()
+            topic = topics.seat_topic(table.code, seat, "intent")
+            flushed.clear()
+            started = time.perf_counter()
+            service.handle(topic, payload)
+            ended = time.perf_counter()
+            whole.append(ended - started)
+            to_flush.append((flushed[0] if flushed else ended) - started)
+    for name, values in (("to the public view's flush", to_flush), ("whole move", whole)):
+        print(
+            f"{name:<28} n={len(values)}  median {statistics.median(values) * 1000:.3f}"
+            f"  p99 {percentile(values, 0.99) * 1000:.3f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
