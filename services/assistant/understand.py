@@ -38,6 +38,7 @@ VERB_TYPES: dict[str, tuple[str, ...]] = {
 }
 QUESTIONS = ("ask_turn", "ask_hand", "ask_moves", "ask_help")
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_OF_TEXT = {text: rank for rank, text in RANK_TEXT.items()}
 # After these, French "est" is "is" ("c'est", "qui est"), not east.
 IS_AFTER = frozenset({"c", "ce", "ca", "il", "elle", "qui", "quel", "quelle", "ou", "tour"})
 
@@ -98,9 +99,9 @@ class Said:
 
 
 def card_rank(text: str) -> int:
+    """The rank of a card's text ("QH" -> 12, "10S" -> 10); -1 for the joker."""
     head = text[:-1]
-    reverse = {value: key for key, value in RANK_TEXT.items()}
-    return reverse[head] if head in reverse else int(head) if head.isdigit() else -1
+    return RANK_OF_TEXT.get(head) or (int(head) if head.isdigit() else -1)
 
 
 def read(text: str) -> Said:
