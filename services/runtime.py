@@ -25,7 +25,10 @@ def service_url(broker: str, name: str, secret_file: Path | None = None) -> Brok
 def wait_for_signal() -> None:
     """Block until Ctrl-C or SIGTERM."""
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # SIGINT too, explicitly: a process started in the background by a script inherits
+    # SIGINT ignored, and Python then never raises KeyboardInterrupt for it.
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: stop.set())
     with contextlib.suppress(KeyboardInterrupt):
         stop.wait()
 

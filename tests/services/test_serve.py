@@ -60,8 +60,13 @@ def test_one_command_serves_a_table_and_a_signal_stops_everything(
         *("-m", "services.cli", "serve", "--data", str(data), "--host", "127.0.0.1"),
         *("--port", str(web), "--mqtt", f"127.0.0.1:{mqtt}", "--ws", f"127.0.0.1:{ws}"),
     ]
+    # As a script's background job: SIGINT ignored on entry (Ctrl-C must still work).
     process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     try:
         assert b"mqtt.min.js" in wait_for_page(f"http://127.0.0.1:{web}/")
