@@ -38,6 +38,7 @@ import psutil
 from benchmarks.broker_rtt import embedded, round_trips
 from benchmarks.echo_service import ECHO_IN, ECHO_OUT
 from protocol import topics
+from protocol.messages import act_intent
 from services.bots.strategy import choose_action
 from services.broker.credentials import ServiceCredentials
 from services.broker.mosquitto import MosquittoProcess, free_tcp_port
@@ -223,14 +224,7 @@ class Driver:
                 if view is None or view["seq"] != public["seq"]:
                     return
                 action = choose_action(view["state"])
-                intent = {
-                    "v": 1,
-                    "id": uuid.uuid4().hex[:12],
-                    "op": "act",
-                    "seq": public["seq"],
-                    "player": view["player"],
-                    "action": action,
-                }
+                intent = act_intent(uuid.uuid4().hex[:12], public["seq"], view["player"], action)
                 self.sent[(table, public["seq"] + 1)] = time.perf_counter()
         if op:
             self.client.publish(

@@ -21,6 +21,7 @@ from typing import Any
 
 from benchmarks.latency import percentile
 from protocol import topics
+from protocol.messages import act_intent
 from protocol.topics import Grants
 from services.bots.strategy import choose_action
 from services.tables.service import TablesService
@@ -85,14 +86,7 @@ def main() -> None:
             seat = table.state.current_seat
             assert seat is not None
             view = seat_view(table, seat)
-            intent = {
-                "v": 1,
-                "id": f"m{move}",
-                "op": "act",
-                "seq": table.seq,
-                "player": view["player"],
-                "action": choose_action(view["state"]),
-            }
+            intent = act_intent(f"m{move}", table.seq, view["player"], choose_action(view["state"]))
             payload = json.dumps(intent).encode()
             topic = topics.seat_topic(table.code, seat, "intent")
             flushed.clear()

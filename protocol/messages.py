@@ -11,12 +11,13 @@ service can answer the sender in its own language:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from engine.errors import RuleError
+from protocol import PROTOCOL_VERSION
 from protocol.schema import Check, SchemaViolationError, compile_schema
 
 MAX_PAYLOAD = 16 * 1024
@@ -66,23 +67,60 @@ def check(kind: str, message: Any) -> dict[str, Any]:
     return result
 
 
+def act_intent(intent_id: str, seq: int, player: str, action: Mapping[str, Any]) -> dict[str, Any]:
+    """A seat's ``intent`` to take ``action``, chosen on the view numbered ``seq``."""
+    return {
+        "v": PROTOCOL_VERSION,
+        "id": intent_id,
+        "op": "act",
+        "seq": seq,
+        "player": player,
+        "action": dict(action),
+    }
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def decode(kind: str, payload: bytes | str, limit: int = MAX_PAYLOAD) -> dict[str, Any]:
-    """Parse and check one message received on the wire."""
+def json_loads(payload: bytes | str) -> Any:
+    """The standard library's parser, refusing NaN and Infinity as JSON does."""
+    return json.loads(payload, parse_constant=_refuse_constant)
+
+
+def json_dumps(message: Any) -> bytes:
+    """Compact UTF-8 JSON."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def decode(
+    kind: str,
+    payload: bytes | str,
+    limit: int = MAX_PAYLOAD,
+    loads: Callable[[bytes | str], Any] = json_loads,
+) -> dict[str, Any]:
+    """Parse and check one message received on the wire.
+
+    ``loads`` may be a faster parser (the services pass orjson's); it must signal bad JSON
+    with a ``ValueError``, as both do.
+    """
     if len(payload) > limit:
         raise ProtocolError("payload_too_large", size=len(payload), limit=limit)
     try:
-        message = json.loads(payload, parse_constant=_refuse_constant)
+        message = loads(payload)
     except (ValueError, UnicodeDecodeError, RecursionError):
         # RecursionError: deeply nested arrays fit in the size limit but not in the parser.
         raise ProtocolError("bad_json") from None
     return check(kind, message)
 
 
-def encode(kind: str, message: Mapping[str, Any], *, checked: bool = True) -> bytes:
+def encode(
+    kind: str,
+    message: Mapping[str, Any],
+    *,
+    checked: bool = True,
+    dumps: Callable[[Any], bytes] = json_dumps,
+) -> bytes:
     """Serialise a message compactly, checking it against its schema first.
 
     ``checked=False`` is for the authority's hot path, whose messages are built by typed
@@ -90,4 +128,4 @@ def encode(kind: str, message: Mapping[str, Any], *, checked: bool = True) -> by
     """
     if checked:
         check(kind, dict(message))
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return dumps(message)

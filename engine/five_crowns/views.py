@@ -89,10 +89,9 @@ def public_view(state: FiveCrownsState) -> dict[str, Any]:
 
 def view_for(state: FiveCrownsState, seat: int | None) -> dict[str, Any]:
     """``seat``'s view (its hand, legal actions and a hint); None: the TV's."""
-    private = private_view(state, seat) if seat is not None else None
     view = public_view(state)
-    if private is not None:
-        view.update(private)
+    if seat is not None:
+        view.update(private_view(state, seat))
     return view
 
 

@@ -18,10 +18,9 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
     Nobody sees the stock's order or another seat's cards; the first-dealer draws and the
     piles are face up for everyone.
     """
-    private = private_view(state, seat) if seat is not None else None
     view = public_view(state)
-    if private is not None:
-        view.update(private)
+    if seat is not None:
+        view.update(private_view(state, seat))
     return view
 
 

@@ -13,7 +13,7 @@ import threading
 from typing import Any, Self
 
 from protocol import topics
-from protocol.messages import ProtocolError
+from protocol.messages import ProtocolError, act_intent
 from services.assistant.understand import Act, Answer, understand
 from services.mqtt import BrokerUrl, MqttClient
 from services.wire import decode, encode
@@ -68,14 +68,7 @@ class AssistantRunner:
         state = view.get("state") if view else None
         understood = understand(str(said["text"]), state)
         if isinstance(understood, Act) and view is not None and "player" in view:
-            intent = {
-                "v": 1,
-                "id": said["id"],
-                "op": "act",
-                "seq": view["seq"],
-                "player": view["player"],
-                "action": understood.action,
-            }
+            intent = act_intent(said["id"], view["seq"], view["player"], understood.action)
             intent_topic = topics.seat_topic(parsed.table, parsed.seat, "intent")
             self.client.publish(intent_topic, encode("intent", intent), qos=1)
         elif isinstance(understood, Answer):

@@ -147,18 +147,25 @@ def _answer(question: str, state: Mapping[str, Any] | None) -> Understood:
     if question == "ask_hand":
         return Answer("hand", {"cards": list(state.get("hand") or [])})
     legal: Sequence[Action] = state.get("legal_actions") or []
-    cards = sorted({str(a.get("card") or a.get("discard")) for a in legal} - {"None"})
+    cards = sorted({card for card in map(_card_of, legal) if card is not None})
     return Answer("moves", {"cards": cards}) if cards else Answer("moves_none")
+
+
+def _card_of(action: Action) -> str | None:
+    """The card an action plays or throws away (a go-out names its discard)."""
+    card = action.get("card") or action.get("discard")
+    return None if card is None else str(card)
 
 
 def _which(candidates: list[Action]) -> Refusal:
     types = {action["type"] for action in candidates}
-    cards = sorted({str(action.get("card") or action.get("discard")) for action in candidates})
+    named = [_card_of(action) for action in candidates]
+    cards = sorted({card for card in named if card is not None})
     if types == {"discard", "go_out"} and len(cards) == 1:
         return Refusal("go_out_or_discard", {"card": cards[0]})
     if types == {"play"} and len(cards) == 1:
         return Refusal("which_pile", {"card": cards[0], "piles": [a["pile"] for a in candidates]})
-    if all(action.get("card") or action.get("discard") for action in candidates):
+    if None not in named:
         return Refusal("which_card", {"cards": cards})
     return Refusal("which_move", {"count": len(candidates)})
 
@@ -169,10 +176,10 @@ def _fits(action: Action, said: Said) -> bool:
     if verbs and kind not in {allowed for verb in verbs for allowed in VERB_TYPES[verb]}:
         return False
     if kind in ("play", "discard", "go_out"):
-        held = action.get("card") or action.get("discard")
+        held = _card_of(action)
         if not said.cards:
             return kind == "go_out" and "go_out" in verbs
-        if held is None or not said.cards[0].matches(str(held)):
+        if held is None or not said.cards[0].matches(held):
             return False
         return kind != "play" or not said.piles or action["pile"] == said.piles[-1]
     if kind == "move":

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from protocol import topics
-from protocol.messages import ProtocolError
+from protocol.messages import ProtocolError, act_intent
 from services.bots.strategy import choose_action
 from services.mqtt import BrokerUrl, MqttClient
 from services.wire import decode, encode
@@ -100,14 +100,7 @@ class BotsRunner:
         if action is None:
             return
         self._acted[(code, seat)] = stamp
-        intent = {
-            "v": 1,
-            "id": uuid.uuid4().hex[:16],
-            "op": "act",
-            "seq": stamp[1],
-            "player": view["player"],
-            "action": action,
-        }
+        intent = act_intent(uuid.uuid4().hex[:16], stamp[1], view["player"], action)
         self._later(topics.seat_topic(code, seat, "intent"), encode("intent", intent))
 
     def _later(self, topic: str, payload: bytes) -> None:

@@ -9,7 +9,8 @@ over a second connection, so waiting for the broker's answer cannot block this t
 Views are retained and published at QoS 0: each one replaces the last, so a view lost to
 a dropped connection is made good by the next, and every view of every table is published
 again on each (re)connection. That spares the broker and us an acknowledgement for each
-view (five messages a move). Replies and events stay at QoS 1: they are not replaced.
+view (one a seat, plus the public one, every move). Replies and events stay at QoS 1:
+they are not replaced.
 """
 
 from __future__ import annotations

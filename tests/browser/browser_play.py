@@ -26,6 +26,31 @@ def join(phone: Any, name: str) -> None:
     phone.wait_for_selector("#waiting:not([hidden])")
 
 
+def two_players_joined(open_page: Any, ana_lang: str = "en") -> tuple[Any, Any, Any]:
+    """A TV in its lobby with Ana's (in ``ana_lang``) and Bob's phones seated."""
+    tv = open_page("tv", "/", label="tv")
+    code = table_code(tv)
+    ana = open_page("phone", f"/join/{code}", label=f"Ana-{ana_lang}", lang=ana_lang)
+    join(ana, "Ana")
+    bob = open_page("phone", f"/join/{code}", label="Bob")
+    join(bob, "Bob")
+    return tv, ana, bob
+
+
+def start_game(tv: Any, phones: tuple[Any, ...]) -> None:
+    """The host starts from the TV; returns once every phone shows its hand."""
+    tv.click("#lobby-controls [data-op=start]")
+    for phone in phones:
+        phone.wait_for_selector("#play:not([hidden]) #hand .card")
+
+
+def seated_game(open_page: Any, ana_lang: str = "en") -> tuple[Any, Any, Any]:
+    """A Kings in the Corner game under way: the TV, the phone whose turn it is, the other."""
+    tv, ana, bob = two_players_joined(open_page, ana_lang)
+    start_game(tv, (ana, bob))
+    return (tv, ana, bob) if is_my_turn(ana) else (tv, bob, ana)
+
+
 def hand(phone: Any) -> list[str]:
     cards: list[str] = phone.eval_on_selector_all("#hand .card", "e => e.map(c => c.dataset.card)")
     return cards

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_play import hand, is_my_turn, join, shown_seq, table_code
+from browser_play import hand, is_my_turn, shown_seq, start_game, two_players_joined
 
 from services.web.settings import DEFAULT_CLIENT_DIR
 
@@ -28,15 +28,8 @@ def type_line(phone: Any, text: str) -> None:
 
 
 def test_a_phone_plays_and_asks_in_words(open_page: Callable[..., Any]) -> None:
-    tv = open_page("tv", "/", label="tv")
-    code = table_code(tv)
-    ana = open_page("phone", f"/join/{code}", label="Ana-fr", lang="fr-FR")
-    join(ana, "Ana")
-    bob = open_page("phone", f"/join/{code}", label="Bob")
-    join(bob, "Bob")
-    tv.click("#lobby-controls [data-op=start]")
-    for phone in (ana, bob):
-        phone.wait_for_selector("#play:not([hidden]) #hand .card")
+    tv, ana, bob = two_players_joined(open_page, ana_lang="fr-FR")
+    start_game(tv, (ana, bob))
     mover, waiting = (ana, bob) if is_my_turn(ana) else (bob, ana)
     before, cards = shown_seq(mover), len(hand(mover))
 

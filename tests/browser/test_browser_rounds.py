@@ -15,7 +15,9 @@ from browser_play import (
     kings_step,
     play_until,
     smallest_text_px,
+    start_game,
     table_code,
+    two_players_joined,
 )
 
 from services.web.settings import DEFAULT_CLIENT_DIR
@@ -92,16 +94,9 @@ def test_a_whole_round_of_five_crowns(open_page: Callable[..., Any], artefacts: 
 
 
 def test_a_refusal_is_worded_in_the_players_language(open_page: Callable[..., Any]) -> None:
-    tv = open_page("tv", "/", label="tv")
-    code = table_code(tv)
-    french = open_page("phone", f"/join/{code}", label="Ana-fr", lang="fr-FR")
-    join(french, "Ana")
-    other = open_page("phone", f"/join/{code}", label="Bob")
-    join(other, "Bob")
+    tv, french, other = two_players_joined(open_page, ana_lang="fr-FR")
     assert french.evaluate("document.documentElement.lang") == "fr"
-    tv.click("#lobby-controls [data-op=start]")
-    for phone in (french, other):
-        phone.wait_for_selector("#play:not([hidden]) #hand .card")
+    start_game(tv, (french, other))
     waiting = (
         other
         if french.eval_on_selector("#turn-line", "e => e.classList.contains('mine')")

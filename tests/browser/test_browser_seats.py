@@ -14,33 +14,14 @@ from browser_play import (
     all_cards_shown,
     hand,
     is_my_turn,
-    join,
     qr_matrix_from_svg,
+    seated_game,
     shown_seq,
     table_code,
+    two_players_joined,
 )
 
 pytestmark = pytest.mark.browser
-
-
-def two_players_joined(open_page: Callable[..., Any]) -> tuple[Any, Any, Any]:
-    """A TV in its lobby with Ana's and Bob's phones seated."""
-    tv = open_page("tv", "/", label="tv")
-    code = table_code(tv)
-    ana = open_page("phone", f"/join/{code}", label="Ana")
-    join(ana, "Ana")
-    bob = open_page("phone", f"/join/{code}", label="Bob")
-    join(bob, "Bob")
-    return tv, ana, bob
-
-
-def seated_game(open_page: Callable[..., Any]) -> tuple[Any, Any, Any]:
-    """A Kings in the Corner game under way: the TV, the phone whose turn it is, the other."""
-    tv, ana, bob = two_players_joined(open_page)
-    tv.click("#lobby-controls [data-op=start]")
-    for phone in (ana, bob):
-        phone.wait_for_selector("#play:not([hidden]) #hand .card")
-    return (tv, ana, bob) if is_my_turn(ana) else (tv, bob, ana)
 
 
 def test_a_phone_reloaded_in_its_turn_comes_back_to_the_same_hand(

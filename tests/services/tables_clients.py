@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from protocol import topics
-from protocol.messages import encode
+from protocol.messages import act_intent, encode
 from services.broker.settings import BrokerEndpoint
 from services.mqtt import MqttClient
 
@@ -141,15 +141,8 @@ class Phone:
         player: str | None = None,
     ) -> dict[str, Any]:
         current = self.view()["seq"] if seq is None else seq
-        message = {
-            "v": 1,
-            "id": intent_id or uuid.uuid4().hex[:12],
-            "op": "act",
-            "seq": current,
-            "player": player or self.player_id,
-            "action": action,
-        }
-        return self.send(message)
+        intent_id = intent_id or uuid.uuid4().hex[:12]
+        return self.send(act_intent(intent_id, current, player or self.player_id, action))
 
     def stop(self) -> None:
         self.client.stop()

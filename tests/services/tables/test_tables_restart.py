@@ -15,6 +15,7 @@ import pytest
 from tables_clients import LobbyClient, Phone
 
 from protocol import topics
+from protocol.messages import act_intent
 from services.broker.settings import BrokerEndpoint
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -90,14 +91,8 @@ def test_kill_9_then_restart_loses_nothing_and_applies_nothing_twice(
 
     kill_and_wait_for_the_will(tables_process, lobby)
     # While the service is down: an intent, and the same intent again (a redelivery).
-    intent = {
-        "v": 1,
-        "id": "during-outage",
-        "op": "act",
-        "seq": view["seq"],
-        "player": mover.player_id,
-        "action": view["state"]["legal_actions"][0],
-    }
+    action = view["state"]["legal_actions"][0]
+    intent = act_intent("during-outage", view["seq"], mover.player_id, action)
     for _ in range(2):
         mover.client.publish(mover.intent_topic, json.dumps(intent).encode())
     tables_process.start()
