@@ -150,11 +150,19 @@ def _merge(drafts: list[_Draft]) -> list[_Draft]:
 
 
 def lay_out(
-    chosen: Sequence[tuple[str, list[Card]]], wilds: Sequence[Card]
+    chosen: Sequence[tuple[str, list[Card]]], wilds: Sequence[Card], wild_rank: int
 ) -> tuple[tuple[Meld, ...], list[Card]]:
     """Melds from the solver's choice (kind, natural cards), with ``wilds`` placed; also
     the wilds no meld could take (only when there is no meld and fewer than three)."""
     spare = list(wilds)
     drafts = [_draft(kind, naturals, spare) for kind, naturals in chosen]
     _absorb(drafts, spare)
-    return tuple(Meld(draft.kind, tuple(draft.cards)) for draft in _merge(drafts)), spare
+    return tuple(_meld(draft, wild_rank) for draft in _merge(drafts)), spare
+
+
+def _meld(draft: _Draft, wild_rank: int) -> Meld:
+    # A run that gave its 3 and 4 away may have kept only wilds there (rare: nine or
+    # more wilds in hand): such a meld is shown as what it is, wilds.
+    if all(is_wild(card, wild_rank) for card in draft.cards):
+        return Meld(WILDS, tuple(draft.cards))
+    return Meld(draft.kind, tuple(draft.cards))

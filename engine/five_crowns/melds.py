@@ -369,7 +369,7 @@ def best_arrangement(hand: Iterable[Card], wild_rank: int) -> Arrangement:
         for (group, count, total), share in zip(groups, shares, strict=True)
         for kind, mask, _ in _trace(group, count, total, len(wilds), share)
     ]
-    melds, spare = lay_out(chosen, wilds)
+    melds, spare = lay_out(chosen, wilds, wild_rank)
     leftover = without_all(naturals, [card for _, cards in chosen for card in cards]) + spare
     penalty = sum(card_penalty(card, wild_rank) for card in leftover)
     return Arrangement(melds, tuple(sorted(leftover, key=hand_order)), penalty)
