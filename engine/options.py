@@ -18,6 +18,16 @@ class OptionSpec:
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    # A default that depends on another option's value: (that option, {its value:
+    # this default}). Used only when the host has not chosen this option itself.
+    default_by: tuple[str, tuple[tuple[Any, Any], ...]] | None = None
+
+    def default_for(self, chosen: Mapping[str, Any]) -> Any:
+        """This option's default, given the other options' values."""
+        if self.default_by is None:
+            return self.default
+        other, defaults = self.default_by
+        return dict(defaults).get(chosen.get(other), self.default)
 
     def check(self, value: Any) -> Any:
         if self.choices:
@@ -47,9 +57,18 @@ class OptionSpec:
 def resolve_options(
     specs: tuple[OptionSpec, ...], given: Mapping[str, Any] | None
 ) -> dict[str, Any]:
-    """Defaults overlaid with ``given``; refuses unknown names and bad values."""
+    """Defaults overlaid with ``given``; refuses unknown names and bad values.
+
+    An option not given takes its default, which may follow an earlier option's value
+    (``default_by``): specs list such an option after the one it follows.
+    """
     known = {spec.name: spec for spec in specs}
-    for name in given or {}:
+    chosen = given or {}
+    for name in chosen:
         if name not in known:
             raise OptionError("unknown_option", option=name)
-    return {spec.name: spec.check((given or {}).get(spec.name, spec.default)) for spec in specs}
+    resolved: dict[str, Any] = {}
+    for spec in specs:
+        value = chosen[spec.name] if spec.name in chosen else spec.default_for(resolved)
+        resolved[spec.name] = spec.check(value)
+    return resolved

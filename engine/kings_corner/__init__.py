@@ -37,6 +37,8 @@ Points the rule texts leave open, as decided here:
 - First dealer by high card: Kings high, Aces low, suits do not count; seats tied for the
   highest rank draw again from a fresh deck. Seeded labels: ``first-dealer-<n>``,
   ``first-dealer`` (random), ``round-<n>``.
+- The session target follows the scoring unless the host sets one: 250 with the
+  alternate scoring (Ace 25), 25 with the others (``OptionSpec.default_by``).
 - A session ends when a total reaches (>=) the target; without a session the outcome's
   scores are the single round's penalty points.
 - ``State.opening_events()`` gives the events of the first-dealer choice and first deal,

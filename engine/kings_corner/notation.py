@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from engine.cards import Card
 
 _EXTRAS = ("round", "dealer", "scores", "idle", "acted", "kinged", "seed", "winners", "reason")
+_SPECS = {spec.name: spec for spec in OPTIONS}
 _OPTION_NAMES = tuple(spec.name for spec in OPTIONS)
 
 
@@ -66,7 +67,8 @@ def format_position(state: State) -> str:
     fields += [
         f"{name}={_value_text(options[name])}"
         for name in _OPTION_NAMES
-        if options[name] != DEFAULT_OPTIONS[name]
+        # The default may follow another option (the target follows the scoring).
+        if options[name] != _SPECS[name].default_for(options)
     ]
     extras: dict[str, str] = {
         "round": str(state.round_number),

@@ -31,7 +31,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("royal_kings", False, choices=(False, True)),
     OptionSpec("session", False, choices=(False, True)),
     OptionSpec("scoring", "kings_ten", choices=("kings_ten", "face_value", "alternate")),
-    OptionSpec("target", 25, minimum=1, maximum=100_000),
+    # rules.md: the alternate scoring (Ace 25) plays to 250, unless the host sets a target.
+    OptionSpec(
+        "target", 25, minimum=1, maximum=100_000, default_by=("scoring", (("alternate", 250),))
+    ),
     OptionSpec("first_dealer", "high_card", choices=("high_card", "random")),
 )
 DEFAULT_OPTIONS: Mapping[str, Any] = MappingProxyType({spec.name: spec.default for spec in OPTIONS})

@@ -58,6 +58,9 @@ class Table:
     code: str
     game: str = DEFAULT_GAME
     options: dict[str, Any] = field(default_factory=dict)
+    # What the host chose; ``options`` adds the defaults, some of which follow a choice
+    # (Kings in the Corner's target follows its scoring unless the host set a target).
+    chosen_options: dict[str, Any] = field(default_factory=dict)
     seats: dict[int, SeatInfo] = field(default_factory=dict)
     status: str = "lobby"
     locked: bool = False
@@ -65,6 +68,8 @@ class Table:
     state: GameState | None = None
     seq: int = 0
     epoch: int = 0
+    # Counts the games dealt at this table: screens start afresh when it changes.
+    game_no: int = 0
 
     # ----------------------------------------------------------------- queries
     @property
@@ -110,10 +115,12 @@ class Table:
         game = entry.get("game", DEFAULT_GAME)
         if game not in GAME_MODULES:
             raise TableError("unknown_game", game=game)
-        options = self._checked_options(str(game), entry.get("options") or {})
+        chosen = entry.get("options") or {}
+        options = self._checked_options(str(game), chosen)
         if len(self.seats) > game_rules(str(game)).MAX_SEATS:
             raise TableError("too_many_players", game=game, players=len(self.seats))
-        self.game, self.options = str(game), options
+        self.game, self.options, self.chosen_options = str(game), options, dict(chosen)
+        self._back_to_lobby()
         return [Event("game_chosen", None, {"game": self.game})]
 
     def _set_options(self, entry: Mapping[str, Any]) -> list[Event]:
@@ -121,8 +128,17 @@ class Table:
         given = entry.get("options")
         if not isinstance(given, dict):
             raise TableError("bad_options")
-        self.options = self._checked_options(self.game, {**self.options, **given})
+        chosen = {**self.chosen_options, **given}
+        self.options = self._checked_options(self.game, chosen)
+        self.chosen_options = chosen
+        self._back_to_lobby()
         return [Event("options_changed", None, {"options": self.options})]
+
+    def _back_to_lobby(self) -> None:
+        # New rules after a finished game: the old game (its board, its scores, dealt
+        # under other rules or even another game) is over and no screen shows it again.
+        if self.status == "finished":
+            self.state, self.status = None, "lobby"
 
     def _checked_options(self, game: str, options: Any) -> dict[str, Any]:
         if not isinstance(options, dict):
@@ -200,6 +216,7 @@ class Table:
         except RuleError as error:
             raise TableError(error.code, **error.params) from None
         self.status, self.paused = "playing", False
+        self.game_no += 1
         started = Event("game_started", None, {"game": self.game, "players": players})
         return [started, *self.state.opening_events()]
 
