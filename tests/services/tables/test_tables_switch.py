@@ -67,7 +67,11 @@ def test_options_mid_game_are_refused_and_change_nothing(
     reply = lobby.host(table, "set_game", game="five-crowns")
     assert reply["error"]["code"] == "options_locked"
     after = lobby.public(table, lambda view: True)
-    assert (after["seq"], after["game"], after["status"]) == (before["seq"], "kings-corner", "playing")
+    assert (after["seq"], after["game"], after["status"]) == (
+        before["seq"],
+        "kings-corner",
+        "playing",
+    )
 
 
 def test_the_alternate_scoring_plays_to_250_unless_the_host_set_a_target() -> None:
