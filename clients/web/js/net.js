@@ -99,7 +99,17 @@ export class Link {
     } catch {
       return; // not ours: the tables service owns these topics and only sends JSON
     }
-    if (message && message.v === 1) handler(message);
+    if (!message || message.v !== 1) return;
+    try {
+      handler(message);
+    } catch (error) {
+      // MQTT.js acknowledges a message only after its listeners return: a drawing bug
+      // must not stop the acks (the broker would wait, then drop the connection and the
+      // messages after it). Report it as the page error it is, once this one is acked.
+      setTimeout(() => {
+        throw error;
+      });
+    }
   }
 }
 

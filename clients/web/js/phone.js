@@ -182,6 +182,12 @@ function onSeatView(view) {
     return;
   }
   if (isOlder(view, page.seatView)) return;
+  if (page.seatView && page.seatView.game_no !== view.game_no) {
+    // A new game: nothing of the old one (a selection, the last event) carries over.
+    page.shownState = null;
+    page.selection = null;
+    $("last-event").textContent = "";
+  }
   const moved = !page.seatView || view.seq !== page.seatView.seq;
   page.seatView = view;
   if (moved) {

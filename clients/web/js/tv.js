@@ -70,10 +70,10 @@ function playerChips(view, module) {
 }
 
 function renderGame(view, previous) {
-  const module = gameModule(view.game);
+  const module = gameModule(view.state.game || view.game);
   const state = view.state;
   $("players").replaceChildren(...playerChips(view, module));
-  const before = previous && previous.game === view.game ? previous.state : null;
+  const before = previous && sameGame(previous, view) ? previous.state : null;
   module.renderBoard($("board"), state, { previous: before, names: allNames(view.players.length) });
   const lines = optionLines(view, module.SHOWN_OPTIONS);
   $("options-shown").replaceChildren(
@@ -111,7 +111,7 @@ function renderScoreSheet(view) {
   const key = `${view.status}:${view.state.round}:${view.seq}`;
   if (page.sheetKey === key) return;
   page.sheetKey = key;
-  const module = gameModule(view.game);
+  const module = gameModule(view.state.game || view.game);
   $("score-title").textContent =
     view.status === "finished" ? t("ui.game_over") : t("ui.round_over", { round: view.state.round });
   $("score-body").replaceChildren(module.scoreSheet(view.state, allNames(view.players.length)));
@@ -120,12 +120,20 @@ function renderScoreSheet(view) {
     : el("button", { type: "button", class: "primary", "data-op": "next_round", text: t("ui.next_round") });
   next.addEventListener("click", () => sendHost(next.dataset.op));
   $("score-actions").replaceChildren(next);
+  if ($("host-panel").open) $("host-panel").close(); // the sheet has the next step's button
   if (!sheet.open) sheet.showModal();
+}
+
+/** Both views show the same deal of the same game (not a rematch, not another game). */
+function sameGame(a, b) {
+  return a.game === b.game && a.game_no === b.game_no && a.state?.game === b.state?.game;
 }
 
 function render(view) {
   const previous = page.view;
   page.view = view;
+  // A new game (another game, a rematch): the old game's log lines are not this one's.
+  if (previous && previous.game_no !== view.game_no) clearLog();
   setNames(view.players);
   setGame(view.game);
   document.body.classList.toggle("five-crowns", view.game === "five-crowns");
@@ -148,8 +156,13 @@ function render(view) {
 
 // ------------------------------------------------------------------ events
 
+function clearLog() {
+  $("log").replaceChildren();
+}
+
 function onEvents(message) {
   const log = $("log");
+  if (message.events.some((event) => event.code === "game_started")) clearLog();
   for (const event of message.events) {
     const text = eventText(event);
     log.prepend(el("li", { text, "data-code": event.code }));
