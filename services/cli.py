@@ -26,10 +26,12 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from services.logs import LOG_FILE
     from services.runtime import configure_logging, wait_for_signal
     from services.serve import Stack, StackSettings
 
-    configure_logging()
+    # One line per problem in this terminal; the details beside the data.
+    configure_logging(args.data.expanduser().resolve().parent / LOG_FILE)
     settings = StackSettings(
         data=args.data.expanduser().resolve(),
         broker=args.broker,

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import logging
 import signal
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from services import logs
 from services.broker.credentials import ServiceCredentials
 from services.mqtt import BrokerUrl
 
@@ -42,8 +42,7 @@ def serve_until_signal(stop: Callable[[], None]) -> int:
     return 0
 
 
-def configure_logging() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    # The broker's libraries narrate every connection at INFO: keep the terminal readable.
-    for noisy in ("amqtt", "transitions", "websockets"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+def configure_logging(log_file: Path | None = None) -> None:
+    """Logging for a service (see ``services.logs``); with ``log_file``, the terminal gets
+    one line per problem and the file every detail."""
+    logs.configure_logging(log_file)
