@@ -16,6 +16,10 @@ Points the rule texts leave open, as decided here (options in ``variants``):
 - The tie-break round (option) deals 6 cards, 6s wild, to the tied leaders only; the
   lowest penalty in it wins (still tied: shared). It is kept apart from the totals.
 - Two packs are for 8 to 14 players only (refused below 8, required above 7).
+- Solo play (one player; the seed gives it no score): a round lasts at most
+  ``solo_turns`` turns (default 10). A round not gone out of by then ends (event
+  ``turn_limit``) and the hand is scored at its lowest penalty, as at any round's end;
+  the total is the game's score, lower is better. Views show ``solo_turns_left``.
 """
 
 from __future__ import annotations

@@ -91,6 +91,7 @@ _SENTENCES: Mapping[str, Callable[[Event, Mapping[str, Any]], str]] = {
         f"The stock ran out: the discard pile is shuffled into a new stock of "
         f"{p['stock_count']} cards."
     ),
+    "turn_limit": lambda e, p: f"No turns left: the round ends after {p['turns']} turns.",
     "round_ended": _round_ended,
     "tiebreak": lambda e, p: (
         f"{_seats(p['seats'])} are tied: one more round of 6 cards, sixes wild."

@@ -4,7 +4,8 @@
     discard: 9C 7D | stock: 4T ... | history: 12 30 / 0 8
 
 - The header holds ``key=value`` words: ``round`` ``dealer`` ``turn`` ``phase`` ``out``
-  (the seat that went out) ``taken`` ``reshuffles`` ``seed`` and any rule option
+  (the seat that went out) ``taken`` ``reshuffles`` ``turns`` (finished this round;
+  written when not 0) ``seed`` and any rule option
   (``packs=2 start_round=6 discard_taken=yes tiebreak=extra_round reshuffle=keep_top``).
   ``-`` stands for none.
 - ``hands:`` seat by seat, separated by ``/``; ``-`` is an empty hand.
@@ -77,6 +78,8 @@ def format_position(data: Mapping[str, Any]) -> str:
         ("seed", "seed"),
     ):
         header.append(f"{key}={_word(data[field])}")
+    if data.get("round_turns"):
+        header.append(f"turns={data['round_turns']}")
     for spec in OPTIONS:
         if data["options"][spec.name] != spec.default:
             header.append(f"{spec.name}={_word(data['options'][spec.name])}")
@@ -200,6 +203,7 @@ def parse_position(text: str) -> dict[str, Any]:
         went_out = header.pop("out", None)
         taken = header.pop("taken", None)
         reshuffles = header.pop("reshuffles", 0)
+        round_turns = header.pop("turns", 0)
         seed = header.pop("seed", 0)
         if header:
             raise _bad("unknown_key", keys=sorted(header))
@@ -233,6 +237,7 @@ def parse_position(text: str) -> dict[str, Any]:
         "taken": taken,
         "went_out": went_out,
         "reshuffles": reshuffles,
+        "round_turns": round_turns,
         "hands": hands,
         "stock": stock,
         "discard": discard,

@@ -48,6 +48,7 @@ def deal(
         taken=None,
         went_out=None,
         reshuffles=0,
+        round_turns=0,
     )
     started = Event(
         "round_started",

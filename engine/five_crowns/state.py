@@ -49,6 +49,7 @@ class FiveCrownsState:
     taken: Card | None = None
     went_out: int | None = None
     reshuffles: int = 0
+    round_turns: int = 0  # turns finished in this round (solo play ends at a limit)
     history: tuple[tuple[int, ...], ...] = ()
     last_round: LastRound | None = None
 
@@ -74,6 +75,17 @@ class FiveCrownsState:
     @property
     def regular_rounds(self) -> int:
         return LAST_ROUND - self.variant.start_round + 1
+
+    @property
+    def solo(self) -> bool:
+        return self.seats == 1
+
+    @property
+    def solo_turns_left(self) -> int | None:
+        """Solo play: the turns this round still has (this one included); else None."""
+        if not self.solo:
+            return None
+        return max(0, self.variant.solo_turns - self.round_turns)
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -137,6 +149,7 @@ class FiveCrownsState:
             "taken": None if self.taken is None else str(self.taken),
             "went_out": self.went_out,
             "reshuffles": self.reshuffles,
+            "round_turns": self.round_turns,
             "hands": [_texts(hand) for hand in self.hands],
             "stock": _texts(self.stock),
             "discard": _texts(self.discard),
@@ -222,6 +235,10 @@ def _broken_invariants(state: FiveCrownsState) -> Iterator[str]:
         yield "no_card_to_draw"
     if state.reshuffles < 0:
         yield "reshuffles"
+    if state.round_turns < 0 or (
+        state.solo and playing and state.round_turns >= state.variant.solo_turns
+    ):
+        yield "round_turns"
     if not playing and not _round_end_ok(state):
         yield "round_end"
     if not _last_round_ok(state):
@@ -347,6 +364,7 @@ def state_from_dict(data: Mapping[str, Any]) -> FiveCrownsState:
             taken=None if data["taken"] is None else _card(data["taken"]),
             went_out=_int(data["went_out"], "went_out", optional=True),
             reshuffles=_int(data["reshuffles"], "reshuffles"),
+            round_turns=_int(data.get("round_turns", 0), "round_turns"),
             history=tuple(tuple(_int(p, "history") for p in row) for row in data["history"]),
             last_round=None
             if last is None

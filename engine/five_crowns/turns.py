@@ -136,11 +136,17 @@ def _end_turn(state: FiveCrownsState, seat: int, action: Discard | GoOut) -> Res
         discard=(*state.discard, card),
         taken=None,
         went_out=went_out,
+        round_turns=state.round_turns + 1,
     )
     following = seats_in_order(state.players, seat, state.seats)[0]
     if went_out is not None and following == went_out:
         ended, events = end_round(after)
         return ended, (event, *events)
+    if after.solo and after.round_turns >= after.variant.solo_turns:
+        # Solo play: the round's turns are used up; the hand is scored as it stands.
+        limit = Event("turn_limit", params={"turns": after.round_turns})
+        ended, events = end_round(after)
+        return ended, (event, limit, *events)
     refilled, events = reshuffle(after)
     return replace(refilled, phase=Phase.DRAW, turn=following), (event, *events)
 

@@ -11,6 +11,12 @@
 - ``reshuffle``: when the stock runs out, "whole_pile" (**default**, the seed: shuffle
   the whole discard pile into a new stock and turn its top card up) or "keep_top"
   (rules.md: shuffle the pile less its top card, which stays).
+- ``solo_turns``: solo play only (one player against the stock): the turns a round
+  lasts at most, **default** 10 (1–50). The seed gives solo play no score; without a
+  limit a round ends only when the player goes out, so every solo game totalled 0.
+  A round the player has not gone out of after that many turns ends, and the hand is
+  scored as at any round's end (arranged to its lowest penalty): the total means
+  "how much was left in hand", lower is better, as at a full table.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("discard_taken", False, choices=(False, True)),
     OptionSpec("tiebreak", "shared", choices=("shared", "extra_round")),
     OptionSpec("reshuffle", "whole_pile", choices=("whole_pile", "keep_top")),
+    OptionSpec("solo_turns", 10, minimum=1, maximum=50),
 )
 
 
@@ -45,6 +52,7 @@ class Variant:
     discard_taken: bool = False
     tiebreak: str = "shared"
     reshuffle: str = "whole_pile"
+    solo_turns: int = 10
 
     def to_dict(self) -> dict[str, Any]:
         return {spec.name: getattr(self, spec.name) for spec in OPTIONS}

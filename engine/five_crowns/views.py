@@ -75,6 +75,8 @@ def public_view(state: FiveCrownsState) -> dict[str, Any]:
         "stock_count": len(state.stock),
         "discard_top": str(state.discard[-1]) if state.discard else None,
         "discard_count": len(state.discard),
+        "round_turns": state.round_turns,
+        "solo_turns_left": state.solo_turns_left if playing else None,
         "taken_from_discard": None if state.taken is None else str(state.taken),
         "hand_counts": [len(hand) for hand in state.hands],
         "went_out": state.went_out,

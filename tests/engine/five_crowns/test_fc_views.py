@@ -24,6 +24,7 @@ def test_the_package_is_what_the_registry_expects() -> None:
         "discard_taken",
         "tiebreak",
         "reshuffle",
+        "solo_turns",
     }
     assert isinstance(rules.new_game(2, 1), GameState)
 
