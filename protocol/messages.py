@@ -33,6 +33,7 @@ MESSAGE_KINDS = (
     "service_status",
     "lobby_create",
     "lobby_join",
+    "lobby_claim",
 )
 
 

@@ -28,7 +28,7 @@ BASE = "gamenight/v1"
 SEAT_TOPICS = ("view", "intent", "reply", "say", "presence")
 TABLE_TOPICS = ("view", "events")
 HOST_TOPICS = ("intent", "reply")
-LOBBY_OPS = ("create", "join")
+LOBBY_OPS = ("create", "join", "claim")
 
 _TABLE_CODE = re.compile(r"^[A-Z0-9]{3,12}$")
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")

@@ -21,6 +21,7 @@ from protocol import topics
 from protocol.messages import ProtocolError
 from protocol.topics import Grants
 from services.tables import credentials
+from services.tables.handoff import SeatLinks
 from services.tables.store import LeaseLostError, Store
 from services.tables.table import SeatInfo, Table, TableError
 from services.tables.views import events_message, seat_view, table_view
@@ -79,6 +80,7 @@ class TablesService:
         self.check_messages = check_messages
         self.tables: dict[str, Table] = {}
         self.answered: dict[str, OrderedDict[tuple[int, str], dict[str, Any]]] = {}
+        self.seat_links = SeatLinks()
 
     # ------------------------------------------------------------------ start
     def restore(self) -> None:
@@ -199,6 +201,9 @@ class TablesService:
             self.publish_views(table)
             self._reply(reply_topic, self._ok(intent_id, table.seq))
             return
+        if op == "seat_link":
+            self._seat_link(table, intent_id, params, reply_topic)
+            return
         try:
             entries = self._host_entries(table, op, params)
         except TableError as error:
@@ -208,6 +213,19 @@ class TablesService:
             if not self._commit(table, entry, reply_topic, intent_id):
                 return
         self._reply(reply_topic, self._ok(intent_id, table.seq))
+
+    def _seat_link(
+        self, table: Table, intent_id: str, params: Mapping[str, Any], reply_topic: str
+    ) -> None:
+        """A one-time link to an offline seat, for the host's eyes only (its reply)."""
+        seat = params.get("seat")
+        try:
+            token = self.seat_links.issue(table, seat)
+        except TableError as error:
+            self._reply(reply_topic, _error(intent_id, error.code, error.params))
+            return
+        data = {"seat": seat, "token": token, "minutes": int(self.seat_links.seconds // 60)}
+        self._reply(reply_topic, {**self._ok(intent_id, table.seq), "data": data})
 
     def _host_entries(
         self, table: Table, op: str, params: Mapping[str, Any]
@@ -261,15 +279,16 @@ class TablesService:
     # ------------------------------------------------------------------ lobby
     def _lobby(self, op: str, payload: bytes) -> None:
         reply_topic = topics.lobby_response(op)
-        kind = "lobby_create" if op == "create" else "lobby_join"
+        kind = f"lobby_{op}"
         try:
             request = decode(kind, payload)
         except ProtocolError as error:
             self._reply(reply_topic, _error(_id_of(payload), error.code, error.params))
             return
         request_id = str(request["id"])
+        handler = {"create": self._create, "join": self._join, "claim": self._claim}[op]
         try:
-            data = self._create(request) if op == "create" else self._join(request)
+            data = handler(request)
         except TableError as error:
             self._reply(reply_topic, _error(request_id, error.code, error.params))
             return
@@ -301,7 +320,7 @@ class TablesService:
         table = self.tables.get(code)
         if table is None:
             raise TableError("unknown_table", table=code)
-        seat = table.free_seat()
+        seat = table.seat_for_join(str(request["name"]))
         if seat is None:
             raise TableError("table_full", table=code, seats=table.max_seats)
         player_id, token = credentials.new_player_id(), credentials.new_token()
@@ -329,6 +348,47 @@ class TablesService:
         if not committed:
             self.accounts.revoke(username)
             raise TableError("table_moved", table=code)
+        return {
+            "table": code,
+            "seat": seat,
+            "player_id": player_id,
+            "username": username,
+            "password": token,
+            "host": host,
+        }
+
+    def _claim(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """A new phone takes an offline seat with the host's one-time seat link."""
+        code, seat = str(request["table"]), int(request["seat"])
+        table = self.tables.get(code)
+        if table is None:
+            raise TableError("unknown_table", table=code)
+        self.seat_links.redeem(table, seat, str(request["token"]))
+        old = table.seats[seat]
+        player_id, token = credentials.new_player_id(), credentials.new_token()
+        username = f"u-{player_id}"
+        entry = {
+            "kind": "reseat",
+            "seat": seat,
+            "player_id": player_id,
+            "username": username,
+            "token_hash": credentials.hash_token(token),
+            "lang": request.get("lang", old.lang),
+        }
+        host = old.host
+        old_username = old.username
+        grants = topics.host_player_grants(code, seat) if host else topics.player_grants(code, seat)
+        self._provision(username, token, grants)
+        try:
+            committed = self._commit(table, entry, None, str(request["id"]))
+        except TableError:
+            self.accounts.revoke(username)
+            raise
+        if not committed:
+            self.accounts.revoke(username)
+            raise TableError("table_moved", table=code)
+        if old_username:
+            self.accounts.revoke(old_username)  # the lost phone's login opens nothing now
         return {
             "table": code,
             "seat": seat,
@@ -387,12 +447,15 @@ class TablesService:
             self._reply(reply_topic, _error(intent_id, "storage_failed", {}))
             return False
         if before is not None and before.username:
-            self.accounts.revoke(before.username)
+            # The phone is told first (and the message on its way) that the host removed
+            # it; then its login goes, which closes its connection.
             self.publish(
                 topics.seat_topic(table.code, before.seat, "view"),
                 self._encode("seat_view", seat_view(table, before.seat, kicked=True)),
                 True,
             )
+            self.flush()
+            self.accounts.revoke(before.username)
         # The public view first, and on its way at once: it is what the TV is waiting for.
         public = self._publish_public(table)
         self.flush()
@@ -459,7 +522,7 @@ def _trim(answered: OrderedDict[tuple[int, str], dict[str, Any]]) -> None:
 
 
 def _player_row(table: Table, entry: Mapping[str, Any]) -> dict[str, Any] | None:
-    if entry["kind"] != "join" or entry.get("bot"):
+    if entry["kind"] not in ("join", "reseat") or entry.get("bot"):
         return None
     info: SeatInfo = table.seats[int(entry["seat"])]
     return {

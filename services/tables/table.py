@@ -39,6 +39,9 @@ class SeatInfo:
     username: str | None = None
     token_hash: str | None = None
     online: bool = False
+    # A computer player holding the seat of a player the host removed mid-game: that
+    # player (by name) may take the seat back once the game is over.
+    stand_in_for: str | None = None
 
     def public(self) -> dict[str, Any]:
         return {
@@ -87,6 +90,15 @@ class Table:
             if seat not in self.seats:
                 return seat
         return None
+
+    def seat_for_join(self, name: str) -> int | None:
+        """The seat a joining ``name`` gets: back the one a stand-in kept, else a free one."""
+        if self.status in ("lobby", "finished"):
+            wanted = name.strip().casefold()
+            for info in self.seats.values():
+                if info.bot and info.stand_in_for and info.stand_in_for.casefold() == wanted:
+                    return info.seat
+        return self.free_seat()
 
     def host_seat(self) -> int | None:
         hosts = [info.seat for info in self.seats.values() if info.host]
@@ -152,12 +164,21 @@ class Table:
         seat = int(entry["seat"])
         if self.locked:
             raise TableError("table_locked", table=self.code)
-        if self.status != "lobby":
+        # Between games too: a finished game's table seats players for the next one.
+        if self.status not in ("lobby", "finished"):
             raise TableError("game_in_progress", table=self.code)
-        if seat in self.seats or seat >= self.max_seats:
-            raise TableError("table_full", table=self.code, seats=self.max_seats)
         name = str(entry["name"]).strip()
-        if any(info.name.casefold() == name.casefold() for info in self.seats.values()):
+        held = self.seats.get(seat)
+        taking_back = (
+            held is not None
+            and held.bot
+            and (held.stand_in_for or "").casefold() == name.casefold()
+            and not entry.get("bot")
+        )
+        if (seat in self.seats and not taking_back) or seat >= self.max_seats:
+            raise TableError("table_full", table=self.code, seats=self.max_seats)
+        others = [info for info in self.seats.values() if info.seat != seat or not taking_back]
+        if any(info.name.casefold() == name.casefold() for info in others):
             raise TableError("name_taken", name=name)
         self.seats[seat] = SeatInfo(
             seat=seat,
@@ -172,6 +193,25 @@ class Table:
         code = "bot_joined" if entry.get("bot") else "player_joined"
         return [Event(code, seat, {"name": name})]
 
+    def _reseat(self, entry: Mapping[str, Any]) -> list[Event]:
+        """A player's seat goes to a new phone: a new login, the same place and cards.
+
+        Who may ask is checked before (a one-time seat link the host handed out, see
+        ``services.tables.handoff``); the log only records that it happened.
+        """
+        seat = entry.get("seat")
+        info = self.seats.get(seat) if isinstance(seat, int) else None
+        if info is None:
+            raise TableError("no_such_seat", seat=seat)
+        if info.bot:
+            raise TableError("not_a_player_seat", seat=info.seat)
+        info.player_id = str(entry["player_id"])
+        info.username = entry.get("username")
+        info.token_hash = entry.get("token_hash")
+        info.lang = str(entry.get("lang", info.lang))
+        info.online = False  # until the new phone says it is here
+        return [Event("seat_handed", info.seat, {"name": info.name})]
+
     def _kick(self, entry: Mapping[str, Any]) -> list[Event]:
         seat = entry.get("seat")
         info = self.seats.get(seat) if isinstance(seat, int) else None
@@ -182,7 +222,11 @@ class Table:
         else:
             # Mid-game the seat keeps its cards and a computer player takes it over.
             self.seats[info.seat] = SeatInfo(
-                seat=info.seat, player_id=str(entry["bot_id"]), name=info.name, bot=True
+                seat=info.seat,
+                player_id=str(entry["bot_id"]),
+                name=info.name,
+                bot=True,
+                stand_in_for=info.stand_in_for if info.bot else info.name,
             )
         return [Event("player_kicked", info.seat, {"name": info.name})]
 
@@ -279,6 +323,7 @@ _HANDLERS = {
     "set_options": Table._set_options,
     "join": Table._join,
     "kick": Table._kick,
+    "reseat": Table._reseat,
     "lock": Table._flag,
     "unlock": Table._flag,
     "pause": Table._flag,

@@ -118,6 +118,59 @@ def join_table(table: str) -> Response | tuple[Response, int]:
     )
 
 
+@bp.post("/tables/<table>/claim")
+def claim_seat(table: str) -> Response | tuple[Response, int]:
+    """A new phone takes an offline seat with the one-time link the host was given."""
+    table = table.upper()
+    if not is_table_code(table):
+        return error("unknown_table", table=table)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return error("bad_request", field="body")
+    seat, token = body.get("seat"), body.get("token")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(token, str):
+        return error("seat_link_invalid", seat=seat)
+    message: dict[str, Any] = {"table": table, "seat": seat, "token": token}
+    if body.get("lang") in LANGUAGES:
+        message["lang"] = body["lang"]
+    try:
+        data = lobby().request("claim", message)
+    except LobbyUnavailableError:
+        return error("tables_unavailable")
+    except LobbyError as refusal:
+        if refusal.code == "bad_request":  # off-schema: a link cut short or made up
+            return error("seat_link_invalid", seat=seat)
+        return error(refusal.code, **refusal.params)
+    return jsonify(
+        table=data["table"],
+        seat=data["seat"],
+        player_id=data["player_id"],
+        username=data["username"],
+        password=data["password"],
+        host=bool(data["host"]),
+        join_url=settings().join_url(table),
+        **_connection(),
+    )
+
+
+@bp.post("/tables/<table>/seat-link")
+def seat_link(table: str) -> Response | tuple[Response, int]:
+    """The address and QR code of a seat link (POSTed: the token stays out of URLs)."""
+    table = table.upper()
+    body = request.get_json(silent=True)
+    if not is_table_code(table) or not isinstance(body, dict):
+        return error("bad_request", field="body")
+    seat, token = body.get("seat"), body.get("token")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(token, str):
+        return error("bad_request", field="seat")
+    if not token or not all(char.isalnum() or char in "-_" for char in token):
+        return error("bad_request", field="token")
+    url = f"{settings().join_url(table)}#seat={seat}&token={token}"
+    response = jsonify(url=url, svg=qr_svg(url))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/tables/<table>/qr.svg")
 def join_qr(table: str) -> Response | tuple[Response, int]:
     table = table.upper()

@@ -19,7 +19,7 @@ from protocol.messages import ProtocolError
 from protocol.topics import LOBBY_OPS, lobby_request, lobby_response
 from services.wire import decode, encode
 
-_REQUEST_KIND = {"create": "lobby_create", "join": "lobby_join"}
+_REQUEST_KIND = {"create": "lobby_create", "join": "lobby_join", "claim": "lobby_claim"}
 
 
 class LobbyError(Exception):

@@ -76,6 +76,9 @@ SAMPLES: dict[str, list[Any]] = {
     "service_status": [{"v": 1, "service": "tables", "online": True}],
     "lobby_create": [{"v": 1, "id": "c1", "game": "five-crowns", "options": {}}],
     "lobby_join": [{"v": 1, "id": "j1", "table": "K7Q2", "name": "Zé", "lang": "pt"}],
+    "lobby_claim": [
+        {"v": 1, "id": "k1", "table": "K7Q2", "seat": 2, "token": "a" * 32, "lang": "nl"}
+    ],
 }
 
 BAD: dict[str, list[Any]] = {
@@ -91,6 +94,11 @@ BAD: dict[str, list[Any]] = {
     ],
     "reply": [{"v": 1, "id": "a1", "status": "error"}],
     "say": [{"v": 1, "id": "t1", "text": ""}, {"v": 1, "id": "t1", "text": "x" * 501}],
+    "lobby_claim": [
+        {"v": 1, "id": "k1", "table": "K7Q2", "seat": 16, "token": "a" * 32},
+        {"v": 1, "id": "k1", "table": "K7Q2", "seat": 1, "token": "short"},
+        {"v": 1, "id": "k1", "table": "K7Q2", "seat": 1},
+    ],
 }
 
 

@@ -64,7 +64,7 @@ class LobbyClient:
 
     def request(self, op: str, timeout: float = WAIT, **body: Any) -> dict[str, Any]:
         request_id = uuid.uuid4().hex[:12]
-        kind = "lobby_create" if op == "create" else "lobby_join"
+        kind = f"lobby_{op}"
         message = {"v": 1, "id": request_id, **body}
         self.client.publish(topics.lobby_request(op), encode(kind, message))
         return self.box.wait(

@@ -55,13 +55,35 @@ function playerRow(player, view, send) {
     text: t(remove === "kick" ? "ui.kick" : "ui.remove_bot"),
     "aria-label": t(remove === "kick" ? "ui.kick_named" : "ui.remove_named", { name: player.name }),
   });
-  button.addEventListener("click", () => send(remove, { seat: player.seat }));
+  button.addEventListener("click", () => confirmThen(button, player, () => send(remove, { seat: player.seat })));
   const chip = el("div", { class: `player-chip ${player.online ? "online" : ""}`, role: "listitem" }, [
     el("span", { class: "dot", "aria-hidden": "true" }),
     el("span", { class: "name", text: player.name }),
     ...tags,
   ]);
   return el("div", { class: "player-row" }, [chip, button]);
+}
+
+const CONFIRM_MS = 5000;
+
+/** Removing someone takes two taps: the first asks "Remove Ana?" on the button itself. */
+function confirmThen(element, player, action) {
+  if (element.dataset.confirming === "yes") {
+    clearTimeout(Number(element.dataset.timer));
+    action();
+    return;
+  }
+  const plain = element.textContent;
+  element.dataset.confirming = "yes";
+  element.classList.add("confirming");
+  element.textContent = t("ui.kick_confirm", { name: player.name });
+  element.dataset.timer = String(
+    setTimeout(() => {
+      element.dataset.confirming = "";
+      element.classList.remove("confirming");
+      element.textContent = plain;
+    }, CONFIRM_MS),
+  );
 }
 
 function button(text, op, send, { primary = false, params = undefined, disabled = false } = {}) {

@@ -178,7 +178,9 @@ function onTableView(view) {
 
 function onSeatView(view) {
   if (view.kicked) {
-    lostSeat("ui.kicked");
+    // Said plainly, and when to come back: mid-game, once this game is over.
+    const between = ["lobby", "finished"].includes(page.tableView?.status);
+    lostSeat(between ? "ui.kicked" : "ui.kicked_until_over");
     return;
   }
   if (isOlder(view, page.seatView)) return;

@@ -75,6 +75,9 @@ export function renderBoard(container, state, options = {}) {
   const info = el("div", { class: "round-info" }, [
     el("div", { class: "wild-rank", text: t("ui.wild_is", { rank: t(`rank.${wild}`) }) }),
   ]);
+  if (typeof state.solo_turns_left === "number") {
+    info.append(el("div", { class: "solo-turns", text: t("ui.solo_turns_left", { count: state.solo_turns_left }) }));
+  }
   if (state.last_turn && state.last_turns_left) {
     info.append(el("div", { class: "last-turns", text: t("ui.last_turns_left", { count: state.last_turns_left }) }));
   }
