@@ -12,6 +12,7 @@ import json
 import logging
 import re
 import sqlite3
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
@@ -46,6 +47,7 @@ HOST_OP_PARAMS: dict[str, tuple[str, ...]] = {
     "rematch": (),
 }
 REMEMBERED_INTENTS = 512
+KICK_NOTICE_SECONDS = 0.3  # how long a removed phone's login outlives its notice
 UNKNOWN_ID = "-"
 
 
@@ -447,14 +449,18 @@ class TablesService:
             self._reply(reply_topic, _error(intent_id, "storage_failed", {}))
             return False
         if before is not None and before.username:
-            # The phone is told first (and the message on its way) that the host removed
-            # it; then its login goes, which closes its connection.
+            # The phone is told first that the host removed it; then its login goes,
+            # which closes its connection. Closing it at once can beat the notice to the
+            # phone (it comes through another connection of ours): a moment is left for
+            # it to arrive. Nothing else is published meanwhile, so the seat's next view
+            # (the stand-in's hand) never reaches the removed phone.
             self.publish(
                 topics.seat_topic(table.code, before.seat, "view"),
                 self._encode("seat_view", seat_view(table, before.seat, kicked=True)),
                 True,
             )
             self.flush()
+            time.sleep(KICK_NOTICE_SECONDS)
             self.accounts.revoke(before.username)
         # The public view first, and on its way at once: it is what the TV is waiting for.
         public = self._publish_public(table)

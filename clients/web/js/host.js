@@ -61,10 +61,63 @@ function playerRow(player, view, send) {
     el("span", { class: "name", text: player.name }),
     ...tags,
   ]);
-  return el("div", { class: "player-row" }, [chip, button]);
+  const row = [chip, button];
+  if (!player.bot && !player.online) {
+    // A phone that died: its seat (and hand) can go to another phone, by a one-time link.
+    const handOver = el("button", {
+      type: "button",
+      class: "small",
+      "data-op": "seat_link",
+      text: t("ui.seat_link"),
+      "aria-label": t("ui.seat_link_named", { name: player.name }),
+    });
+    handOver.addEventListener("click", () => {
+      const id = send("seat_link", { seat: player.seat });
+      if (id) askedSeatLinks.add(id);
+    });
+    row.push(handOver);
+  }
+  return el("div", { class: "player-row" }, row);
 }
 
 const CONFIRM_MS = 5000;
+const askedSeatLinks = new Set(); // ids of the seat_link requests this page sent
+
+/**
+ * A host reply to a seat_link this page asked for: show the one-time link and its QR code
+ * for the new phone (the token never goes into a URL the server sees: it is POSTed).
+ * Returns true when the reply was one.
+ */
+export async function showSeatLink(reply, table, players) {
+  if (!askedSeatLinks.delete(reply.id) || reply.status !== "ok" || !reply.data?.token) return false;
+  const { seat, token, minutes } = reply.data;
+  const response = await fetch(`/api/tables/${table}/seat-link`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ seat, token }),
+  });
+  const link = await response.json();
+  if (!link.url) return true;
+  const name = players.find((player) => player.seat === seat)?.name || t("ui.seat_n", { number: seat + 1 });
+  let dialog = document.getElementById("seat-link");
+  if (!dialog) {
+    dialog = el("dialog", { id: "seat-link", "aria-labelledby": "seat-link-title" });
+    document.body.append(dialog);
+  }
+  const close = el("button", { type: "button", class: "close", "aria-label": t("ui.close"), text: "✕" });
+  close.addEventListener("click", () => dialog.close());
+  const image = el("img", { class: "seat-link-qr", alt: t("ui.seat_link_qr_alt", { name }), width: "280", height: "280" });
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(link.svg)}`; // the CSP allows data:
+  dialog.replaceChildren(
+    el("div", { class: "dialog-head" }, [el("h2", { id: "seat-link-title", text: t("ui.seat_link_title", { name }) }), close]),
+    image,
+    el("p", { class: "seat-link-help", text: t("ui.seat_link_help", { minutes }) }),
+    el("a", { class: "seat-link-url", href: link.url, text: link.url }),
+  );
+  for (const open of document.querySelectorAll("dialog[open]")) if (open !== dialog) open.close();
+  if (!dialog.open) dialog.showModal();
+  return true;
+}
 
 /** Removing someone takes two taps: the first asks "Remove Ana?" on the button itself. */
 function confirmThen(element, player, action) {

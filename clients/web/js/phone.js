@@ -4,7 +4,7 @@
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
 import { language, languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
-import { renderHostControls } from "./host.js";
+import { renderHostControls, showSeatLink } from "./host.js";
 import { cardElement, cardText, sortHand } from "./cards.js";
 import {
   allNames, answerText, errorText, eventText, gameModule, nameOf, setGame, setNames,
@@ -96,6 +96,27 @@ async function onJoin(event) {
   connect(creds);
 }
 
+/** A seat link the host gave this phone (`#seat=2&token=…`), or null. */
+function seatLinkFromHash() {
+  const fields = new URLSearchParams(location.hash.slice(1));
+  const seat = Number.parseInt(fields.get("seat") ?? "", 10);
+  const token = fields.get("token");
+  return Number.isInteger(seat) && token ? { seat, token } : null;
+}
+
+/** Take over the offline seat the link opens: a new login for it, then play on. */
+async function claimSeat(table, { seat, token }) {
+  history.replaceState(null, "", `/join/${table}`); // the link is used up: not kept
+  showJoin(table, "ui.claiming_seat");
+  const result = await postJson(`/api/tables/${table}/claim`, { seat, token, lang: language() });
+  if (!result.ok) {
+    $("join-error").textContent = errorText(result.body.error);
+    return;
+  }
+  saveCreds(result.body);
+  connect(result.body);
+}
+
 // ------------------------------------------------------------------ broker
 
 function seatTopic(name) {
@@ -147,7 +168,10 @@ function connect(creds) {
   link.on(topics.seat(table, creds.seat, "view"), onSeatView);
   link.on(topics.seat(table, creds.seat, "reply"), onReply);
   link.on(topics.tableEvents(table), onEvents);
-  link.on(topics.hostReply(table), (reply) => reply.status === "error" && toast(errorText(reply.error)));
+  link.on(topics.hostReply(table), (reply) => {
+    if (reply.status === "error") toast(errorText(reply.error));
+    else if (page.tableView) showSeatLink(reply, table, page.tableView.players);
+  });
   page.link = link;
 }
 
@@ -534,6 +558,7 @@ function sendHost(op, params) {
   const message = { v: 1, id: newId("h"), op, player: page.creds.player_id };
   if (params) message.params = params;
   page.link.publish(topics.hostIntent(page.creds.table), message);
+  return message.id;
 }
 
 // ------------------------------------------------------------------ screen
@@ -579,6 +604,11 @@ async function main() {
   });
   page.config = await (await fetch("/api/config")).json();
   const table = tableFromPath();
+  const handed = table ? seatLinkFromHash() : null;
+  if (handed) {
+    await claimSeat(table, handed);
+    return;
+  }
   const creds = table ? savedSeats()[table] : null;
   if (creds) connect(creds);
   else showJoin(table);

@@ -5,7 +5,7 @@
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
 import { languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
-import { hostControlsKey, renderHostControls } from "./host.js";
+import { hostControlsKey, renderHostControls, showSeatLink } from "./host.js";
 import { allNames, errorText, eventText, gameModule, nameOf, optionLines, setGame, setNames } from "./table.js";
 import { say, speechToggle } from "./speech.js";
 
@@ -27,6 +27,7 @@ function sendHost(op, params) {
   const message = { v: 1, id: newId("tv"), op };
   if (params) message.params = params;
   page.link.publish(topics.hostIntent(page.saved.table), message);
+  return message.id;
 }
 
 // ------------------------------------------------------------------ lobby
@@ -173,6 +174,7 @@ function onEvents(message) {
 
 function onHostReply(reply) {
   if (reply.status === "error") toast(errorText(reply.error));
+  else if (page.view) showSeatLink(reply, page.saved.table, page.view.players);
 }
 
 // ------------------------------------------------------------------ start
