@@ -5,6 +5,7 @@ import { has, t } from "./i18n.js";
 import { el } from "./dom.js";
 
 export const GAMES = ["kings-corner", "five-crowns"];
+const MIN_PLAYERS = { "five-crowns": 1 }; // Five Crowns plays solo (rules.md)
 
 /** The words for an option's value: its own entry, else on/off, else the value. */
 export function optionValueText(name, value) {
@@ -148,7 +149,7 @@ function button(text, op, send, { primary = false, params = undefined, disabled 
 }
 
 /** The controls for `view` into `container`; `send(op, params)` publishes a host intent. */
-export function renderHostControls(container, view, send, { minSeats = 2 } = {}) {
+export function renderHostControls(container, view, send, { minSeats = MIN_PLAYERS[view.game] ?? 2 } = {}) {
   const settingsOpen = view.status === "lobby" || view.status === "finished";
   const parts = [];
 
