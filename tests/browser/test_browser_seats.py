@@ -182,6 +182,7 @@ def test_a_card_dragged_onto_a_pile_is_played(open_page: Callable[..., Any]) -> 
 
 def test_the_host_removes_a_player_who_is_told_so(open_page: Callable[..., Any]) -> None:
     tv, _, bob = two_players_joined(open_page)
+    tv.click("#lobby-controls .player-row:nth-child(2) button")  # asks first: "Remove Bob?"
     tv.click("#lobby-controls .player-row:nth-child(2) button")
     bob.wait_for_selector("#join-form:not([hidden])")
     assert bob.inner_text("#join-error")
