@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
+import re
 import sys
 import threading
 import time
@@ -27,6 +28,25 @@ FILE_BYTES = 2_000_000
 FILE_BACKUPS = 3
 # The broker's libraries narrate every connection at INFO: keep the terminal readable.
 NOISY = ("amqtt", "transitions", "websockets")
+# Library messages reworded for whoever runs game night (pattern, what it means); a
+# meaning of None keeps the message out of the terminal (it repeats another one).
+EXPLAINED: tuple[tuple[re.Pattern[str], str | None], ...] = (
+    (re.compile(r"^Task failed and will be skipped: .*TimeoutError", re.DOTALL), None),
+    (
+        re.compile(r"Timeout waiting for PUB(ACK|REC|COMP)"),
+        "a screen or phone did not confirm a message within 5 s (asleep, or gone):"
+        " the broker gave up on it",
+    ),
+)
+_NUMBERS = re.compile(r"\d+")
+
+
+def explained(message: str) -> str | None:
+    """``message`` as the terminal shows it: reworded if known, None to keep it out."""
+    for pattern, meaning in EXPLAINED:
+        if pattern.search(message):
+            return meaning
+    return message
 
 
 class OneLineFormatter(logging.Formatter):
@@ -37,11 +57,16 @@ class OneLineFormatter(logging.Formatter):
         self.details = details
 
     def format(self, record: logging.LogRecord) -> str:
-        line = super().format(_without_traceback(record))
+        plain = _without_traceback(record)
+        plain.msg, plain.args = explained(record.getMessage()) or record.getMessage(), None
+        line = super().format(plain)
         line = " ".join(line.split())  # a message with newlines stays on its line
         if record.exc_info and record.exc_info[1] is not None:
             error = record.exc_info[1]
             line += f" ({type(error).__name__}: {' '.join(str(error).split()) or '-'})"
+        held = getattr(record, "held_back", 0)
+        if held:
+            line += f" (and {held} more like it)"
         if len(line) > MAX_LINE:
             line = line[: MAX_LINE - 1] + "…"
         if record.levelno >= logging.WARNING and self.details is not None:
@@ -56,8 +81,9 @@ def _without_traceback(record: logging.LogRecord) -> logging.LogRecord:
 
 
 class RepeatFilter(logging.Filter):
-    """Lets the same problem (logger, level and message template) through once per
-    ``seconds``; a later line says how many were held back."""
+    """Lets the same problem (logger, level and message, numbers aside) through once per
+    ``seconds``; a later line says how many were held back. Keeps out the library
+    messages that only repeat another one (``EXPLAINED``)."""
 
     def __init__(
         self, seconds: float = REPEAT_SECONDS, clock: Callable[[], float] = time.monotonic
@@ -71,7 +97,10 @@ class RepeatFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno < logging.WARNING:
             return True
-        key = (record.name, record.levelno, str(record.msg))
+        message = explained(record.getMessage())
+        if message is None:
+            return False
+        key = (record.name, record.levelno, _NUMBERS.sub("#", message)[:120])
         now = self._now()
         with self._lock:
             last, held = self._seen.get(key, (float("-inf"), 0))
@@ -80,7 +109,7 @@ class RepeatFilter(logging.Filter):
                 return False
             self._seen[key] = (now, 0)
         if held:
-            record.msg = f"{record.msg} (and {held} more like it)"
+            record.held_back = held
         return True
 
 
