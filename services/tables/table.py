@@ -73,6 +73,8 @@ class Table:
     epoch: int = 0
     # Counts the games dealt at this table: screens start afresh when it changes.
     game_no: int = 0
+    # The lowest total of the solo games finished here (Five Crowns alone: lower is better).
+    solo_best: int | None = None
 
     # ----------------------------------------------------------------- queries
     @property
@@ -298,6 +300,10 @@ class Table:
         assert self.state is not None
         if self.state.current_seat is None:
             self.status = "round_over" if self.state.can_start_next_round() else "finished"
+        outcome = self.state.outcome() if self.status == "finished" else None
+        if outcome is not None and len(outcome.scores) == 1:
+            score = outcome.scores[0]
+            self.solo_best = score if self.solo_best is None else min(self.solo_best, score)
 
     def _require_settings_open(self) -> None:
         # Game and options change only between games: a running game keeps its rules.

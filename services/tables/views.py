@@ -19,6 +19,7 @@ def table_view(table: Table) -> dict[str, Any]:
         "status": table.status,
         "game": table.game,
         "game_no": table.game_no,
+        "solo_best": table.solo_best,
         "options": table.options,
         "option_specs": table.option_specs(),
         "players": [table.seats[seat].public() for seat in sorted(table.seats)],

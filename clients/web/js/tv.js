@@ -116,6 +116,9 @@ function renderScoreSheet(view) {
   $("score-title").textContent =
     view.status === "finished" ? t("ui.game_over") : t("ui.round_over", { round: view.state.round });
   $("score-body").replaceChildren(module.scoreSheet(view.state, allNames(view.players.length)));
+  if (view.status === "finished" && view.players.length === 1 && Number.isInteger(view.solo_best)) {
+    $("score-body").append(el("p", { class: "solo-best", text: t("ui.solo_best", { score: view.solo_best }) }));
+  }
   const next = view.status === "finished"
     ? el("button", { type: "button", class: "primary", "data-op": "rematch", text: t("ui.rematch") })
     : el("button", { type: "button", class: "primary", "data-op": "next_round", text: t("ui.next_round") });

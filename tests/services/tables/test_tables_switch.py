@@ -88,3 +88,23 @@ def test_the_alternate_scoring_plays_to_250_unless_the_host_set_a_target() -> No
     chosen = Table(code="ABC")
     chosen.apply({"kind": "create", "game": "kings-corner", "options": {"scoring": "alternate"}})
     assert chosen.options["target"] == 250
+
+
+def test_the_best_solo_score_of_the_table_is_kept_over_rematches() -> None:
+    table = Table(code="SOLO")
+    options = {"start_round": 11, "solo_turns": 1}  # one round of one turn: a quick game
+    table.apply({"kind": "create", "game": "five-crowns", "options": options})
+    table.apply({"kind": "join", "seat": 0, "player_id": "p1", "name": "Zoé"})
+    totals = []
+    for seed in range(1, 5):
+        table.apply({"kind": "start" if seed == 1 else "rematch", "seed": seed})
+        assert table.state is not None
+        for _ in range(2):  # draw, then the first legal discard
+            action = table.state.legal_actions(0)[0].to_wire()
+            table.apply({"kind": "act", "seat": 0, "action": action})
+        assert table.status == "finished"
+        outcome = table.state.outcome()
+        assert outcome is not None
+        totals.append(outcome.scores[0])
+        assert table.solo_best == min(totals)
+    assert len(set(totals)) > 1  # the seeds dealt different hands: the best is a real min
