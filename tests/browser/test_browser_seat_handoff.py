@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_play import hand, start_game, two_players_joined
+from browser_play import act_and_wait, hand, is_my_turn, start_game, two_players_joined
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +66,12 @@ def test_remove_asks_first_then_tells_the_phone_which_joins_again_at_game_over(
     remove = "#host-panel-body .player-row:nth-child(2) button.danger"
     tv.click(remove)
     assert tv.inner_text(remove) == "Remove Bob? Tap again"
-    bob.wait_for_timeout(500)
+    # A move meanwhile draws the controls again: the question stays on the button.
+    tv.eval_on_selector(remove, "b => { b.dataset.before = 'yes'; }")
+    player = ana if is_my_turn(ana) else bob
+    act_and_wait(player, ["#actions [data-action=draw]"])
+    tv.wait_for_function(f"() => !document.querySelector('{remove}').dataset.before")
+    assert tv.inner_text(remove) == "Remove Bob? Tap again"
     assert bob.is_visible("#play")  # one tap removes nobody
     tv.click(remove)
     bob.wait_for_selector("#join-form:not([hidden])")

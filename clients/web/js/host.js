@@ -56,6 +56,7 @@ function playerRow(player, view, send) {
     text: t(remove === "kick" ? "ui.kick" : "ui.remove_bot"),
     "aria-label": t(remove === "kick" ? "ui.kick_named" : "ui.remove_named", { name: player.name }),
   });
+  if (isConfirming(player)) showConfirming(button, player);
   button.addEventListener("click", () => confirmThen(button, player, () => send(remove, { seat: player.seat })));
   const chip = el("div", { class: `player-chip ${player.online ? "online" : ""}`, role: "listitem" }, [
     el("span", { class: "dot", "aria-hidden": "true" }),
@@ -120,24 +121,37 @@ export async function showSeatLink(reply, table, players) {
   return true;
 }
 
+// The removal waiting for its second tap. Kept here, not on the button: the controls are
+// drawn again at every move (bots play fast), and the question must survive that.
+let confirming = null; // {seat, name, until}
+
+function isConfirming(player) {
+  return Boolean(
+    confirming && confirming.seat === player.seat && confirming.name === player.name && Date.now() < confirming.until,
+  );
+}
+
+function showConfirming(element, player) {
+  element.classList.add("confirming");
+  element.textContent = t("ui.kick_confirm", { name: player.name });
+}
+
 /** Removing someone takes two taps: the first asks "Remove Ana?" on the button itself. */
 function confirmThen(element, player, action) {
-  if (element.dataset.confirming === "yes") {
-    clearTimeout(Number(element.dataset.timer));
+  if (isConfirming(player)) {
+    confirming = null;
     action();
     return;
   }
   const plain = element.textContent;
-  element.dataset.confirming = "yes";
-  element.classList.add("confirming");
-  element.textContent = t("ui.kick_confirm", { name: player.name });
-  element.dataset.timer = String(
-    setTimeout(() => {
-      element.dataset.confirming = "";
+  confirming = { seat: player.seat, name: player.name, until: Date.now() + CONFIRM_MS };
+  showConfirming(element, player);
+  setTimeout(() => {
+    if (element.isConnected && !isConfirming(player)) {
       element.classList.remove("confirming");
       element.textContent = plain;
-    }, CONFIRM_MS),
-  );
+    }
+  }, CONFIRM_MS + 50);
 }
 
 function button(text, op, send, { primary = false, params = undefined, disabled = false } = {}) {
