@@ -116,9 +116,18 @@ export async function showSeatLink(reply, table, players) {
     el("p", { class: "seat-link-help", text: t("ui.seat_link_help", { minutes }) }),
     el("a", { class: "seat-link-url", href: link.url, text: link.url }),
   );
+  dialog.dataset.seat = String(seat);
   for (const open of document.querySelectorAll("dialog[open]")) if (open !== dialog) open.close();
   if (!dialog.open) dialog.showModal();
   return true;
+}
+
+/** Close the seat link once its seat is taken (the new phone is online): it is used up. */
+export function closeTakenSeatLink(players) {
+  const dialog = document.getElementById("seat-link");
+  if (!dialog?.open) return;
+  const seat = Number(dialog.dataset.seat);
+  if (players.some((player) => player.seat === seat && player.online)) dialog.close();
 }
 
 // The removal waiting for its second tap. Kept here, not on the button: the controls are

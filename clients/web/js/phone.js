@@ -4,7 +4,7 @@
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
 import { language, languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
-import { renderHostControls, showSeatLink } from "./host.js";
+import { closeTakenSeatLink, renderHostControls, showSeatLink } from "./host.js";
 import { cardElement, cardText, sortHand } from "./cards.js";
 import {
   allNames, answerText, errorText, eventText, gameModule, nameOf, setGame, setNames,
@@ -551,6 +551,7 @@ function render() {
     renderWaiting(view, table);
   }
   if ($("host-panel").open && table) renderHostControls($("host-panel-body"), table, sendHost);
+  if (table) closeTakenSeatLink(table.players);
 }
 
 function sendHost(op, params) {

@@ -5,7 +5,7 @@
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
 import { languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
-import { hostControlsKey, renderHostControls, showSeatLink } from "./host.js";
+import { closeTakenSeatLink, hostControlsKey, renderHostControls, showSeatLink } from "./host.js";
 import { allNames, errorText, eventText, gameModule, nameOf, optionLines, setGame, setNames } from "./table.js";
 import { say, speechToggle } from "./speech.js";
 
@@ -155,6 +155,7 @@ function render(view) {
   if (inLobby) renderLobby(view);
   else renderGame(view, previous);
   if ($("host-panel").open) renderHostControls($("host-panel-body"), view, sendHost);
+  closeTakenSeatLink(view.players);
   renderScoreSheet(view);
 }
 
