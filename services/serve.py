@@ -7,9 +7,7 @@ simply saves the memory of four Python interpreters on a small game-night machin
 
 from __future__ import annotations
 
-import ipaddress
 import logging
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +21,7 @@ from services.broker.embedded import EmbeddedBroker, start_embedded_broker
 from services.mqtt import BrokerUrl
 from services.netaddr import AdvertisedAddress, advertised_address
 from services.tables.runner import TablesRunner
-from services.tls import CertificateFiles, ensure_certificate
+from services.tls import CertificateFiles, ensure_certificate_for_hosts
 from services.web.server import WebServer, start_web
 from services.web.settings import WebSettings
 
@@ -119,16 +117,10 @@ class Stack:
 
     def _certificate(self, public_url: str) -> CertificateFiles:
         """The certificate kept with the data, made again if it does not name this address."""
-        addresses, names = [], [socket.gethostname()]
-        host = urlsplit(public_url).hostname if public_url else None
-        for name in (host, self.advertised.address if self.advertised else None):
-            if name is None:
-                continue
-            try:
-                addresses.append(str(ipaddress.ip_address(name)))
-            except ValueError:
-                names.append(name)
-        return ensure_certificate(self.settings.data_dir / TLS_FOLDER, addresses, names)
+        hosts = [urlsplit(public_url).hostname or "" if public_url else ""]
+        hosts.append(self.advertised.address if self.advertised else "")
+        folder = self.settings.data_dir / TLS_FOLDER
+        return ensure_certificate_for_hosts(folder, [host for host in hosts if host])
 
     def _start_broker(self) -> BrokerUrl:
         assert self.credentials is not None

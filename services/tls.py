@@ -8,7 +8,7 @@ about to expire, so a phone accepts it once per address.
 The key file is readable by its owner and group only: in compose.yml, Mosquitto (user
 1883) makes it, and the web service reads it through group 1883.
 
-    python -m services.tls --dir DIR [--address IP ...] [--name HOST ...]
+    python -m services.tls --dir DIR [--host IP-OR-NAME ...]
 """
 
 from __future__ import annotations
@@ -151,16 +151,26 @@ def ensure_certificate(
     return files
 
 
+def ensure_certificate_for_hosts(folder: Path, hosts: Iterable[str]) -> CertificateFiles:
+    """``ensure_certificate`` for a mixed list of IP addresses and host names."""
+    addresses, names = [], [socket.gethostname()]
+    for host in hosts:
+        try:
+            addresses.append(str(ipaddress.ip_address(host)))
+        except ValueError:
+            names.append(host)
+    return ensure_certificate(folder, addresses, names)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m services.tls", description=__doc__)
     parser.add_argument("--dir", type=Path, required=True, help="where cert.pem and key.pem go")
-    parser.add_argument("--address", action="append", default=[], help="an IP address to cover")
-    parser.add_argument("--name", action="append", default=[], help="a host name to cover")
+    parser.add_argument(
+        "--host", action="append", default=[], help="an IP address or host name phones use"
+    )
     args = parser.parse_args(argv)
     try:
-        addresses = [a for a in args.address if a]
-        names = [n for n in args.name if n]
-        files = ensure_certificate(args.dir, addresses, [socket.gethostname(), *names])
+        files = ensure_certificate_for_hosts(args.dir, [h for h in args.host if h])
     except (OSError, ValueError) as problem:
         print(f"services.tls: {problem}", file=sys.stderr)
         return 2

@@ -71,5 +71,5 @@ def loopback_notice(public_url: str) -> dict[str, Any] | None:
     port = parts.port or (443 if parts.scheme == "https" else 80)
     return {
         "code": "loopback_only",
-        "params": {"address": host, "url": f"{parts.scheme}://<address>:{port}"},
+        "params": {"address": host, "scheme": parts.scheme, "port": port},
     }
