@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from services.broker.credentials import ServiceCredentials, ServiceSecretError
 from services.broker.dynsec import SERVICE_ROLE, service_acls
@@ -329,7 +330,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     write_dynsec_file(args.file, credentials)
     if args.tls_dir is not None:
-        ensure_certificate_for_hosts(args.tls_dir, [h for h in args.tls_host if h])
+        # compose.yml passes the phones' address as GAMENIGHT_PUBLIC_URL.
+        public_host = urlsplit(os.environ.get("GAMENIGHT_PUBLIC_URL", "")).hostname
+        hosts = [*args.tls_host, public_host or ""]
+        ensure_certificate_for_hosts(args.tls_dir, [host for host in hosts if host])
     return 0
 
 
