@@ -149,7 +149,7 @@ def test_the_tv_warns_in_its_language_when_the_qr_code_points_at_loopback(
     )
     try:
         for lang, expected in (
-            ("en", f"Phones cannot reach 127.0.0.1: start with --public-url http://<this"),
+            ("en", "Phones cannot reach 127.0.0.1: start with --public-url http://<this"),
             ("nl", "Telefoons kunnen 127.0.0.1 niet bereiken: start met --public-url http://<"),
         ):
             tv = open_lan_page("tv", web.url + "/", label=f"tv-{lang}", lang=lang)
