@@ -4,6 +4,7 @@ what the TV is told; the certificate is checked for real (the client trusts only
 
 from __future__ import annotations
 
+import secrets
 import socket
 import ssl
 import subprocess
@@ -50,7 +51,7 @@ def mqtt_connect_packet(client_id: str, username: str, password: str) -> bytes:
 def mqtt_over_websocket(url: str, context: ssl.SSLContext | None, login: tuple[str, str]) -> int:
     """CONNECT over the WebSocket at ``url``; the CONNACK's return code (0: accepted)."""
     with connect(url, ssl=context, subprotocols=["mqtt"], open_timeout=10) as websocket:
-        websocket.send(mqtt_connect_packet(f"tls-probe-{login[0]}", *login))
+        websocket.send(mqtt_connect_packet(f"probe-{secrets.token_hex(4)}", *login))
         answer = websocket.recv(timeout=10)
     assert isinstance(answer, bytes) and answer[0] == 0x20, answer
     return answer[3]
