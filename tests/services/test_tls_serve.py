@@ -4,6 +4,7 @@ what the TV is told; the certificate is checked for real (the client trusts only
 
 from __future__ import annotations
 
+import json
 import secrets
 import socket
 import ssl
@@ -18,13 +19,16 @@ import pytest
 from websockets.exceptions import InvalidHandshake
 from websockets.sync.client import connect
 
+from services import serve
 from services.broker.credentials import ServiceCredentials
 from services.broker.embedded import start_embedded_broker
-from services.broker.mosquitto import MosquittoProcess
+from services.broker.mosquitto import MosquittoProcess, free_tcp_port
 from services.cli import build_parser
+from services.netaddr import AdvertisedAddress
 from services.serve import Stack, StackSettings
 from services.tls import CertificateFiles, covers, ensure_certificate
 from services.web import create_app, start_web
+from services.web import settings as web_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,10 +52,13 @@ def mqtt_connect_packet(client_id: str, username: str, password: str) -> bytes:
     return bytes([0x10, len(body)]) + body
 
 
-def mqtt_over_websocket(url: str, context: ssl.SSLContext | None, login: tuple[str, str]) -> int:
+def mqtt_over_websocket(
+    url: str, context: ssl.SSLContext | None, login: tuple[str, str], client_id: str = ""
+) -> int:
     """CONNECT over the WebSocket at ``url``; the CONNACK's return code (0: accepted)."""
+    client_id = client_id or f"probe-{secrets.token_hex(4)}"
     with connect(url, ssl=context, subprotocols=["mqtt"], open_timeout=10) as websocket:
-        websocket.send(mqtt_connect_packet(f"probe-{secrets.token_hex(4)}", *login))
+        websocket.send(mqtt_connect_packet(client_id, *login))
         answer = websocket.recv(timeout=10)
     assert isinstance(answer, bytes) and answer[0] == 0x20, answer
     return answer[3]
@@ -239,3 +246,65 @@ def test_a_certificate_for_the_embedded_broker_alone(tmp_path: Path) -> None:
         assert mqtt_over_websocket(url, trusting(files), ("web", credentials.password("web"))) == 0
     finally:
         broker.stop()
+
+
+def test_when_only_loopback_is_found_the_qr_and_the_tv_say_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nothing = AdvertisedAddress("127.0.0.1", "loopback")  # no interface but lo
+    monkeypatch.setattr(serve, "advertised_address", lambda: nothing)
+    monkeypatch.setattr(web_settings, "advertised_address", lambda: nothing)
+    settings = StackSettings(
+        data=tmp_path / "gn.db",
+        mqtt_listen="127.0.0.1:0",
+        ws_listen="127.0.0.1:0",
+        web_host="127.0.0.1",
+        web_port=0,
+        bots=False,
+    )
+    with Stack(settings).start() as stack:
+        assert stack.web is not None
+        assert stack.web.settings.public_url == f"http://127.0.0.1:{stack.web.port}"
+        with urllib.request.urlopen(stack.web.url + "/api/network", timeout=10) as answer:
+            notices = json.load(answer)["notices"]
+    assert notices[0]["code"] == "loopback_only"
+    assert notices[0]["params"] == {
+        "address": "127.0.0.1",
+        "scheme": "http",
+        "port": stack.web.port,
+    }
+
+
+def test_the_terminal_warns_loudly_when_phones_cannot_reach_the_qr_address(
+    tmp_path: Path,
+) -> None:
+    web, mqtt, ws = free_tcp_port(), free_tcp_port(), free_tcp_port()
+    command = [
+        sys.executable,
+        *("-m", "services.cli", "serve", "--data", str(tmp_path / "gn.db")),
+        *("--host", "127.0.0.1", "--port", str(web), "--no-bots"),
+        *("--mqtt", f"127.0.0.1:{mqtt}", "--ws", f"127.0.0.1:{ws}"),
+        *("--public-url", f"http://127.0.0.1:{web}"),
+    ]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stderr is not None
+        seen = []
+        for line in process.stderr:
+            seen.append(line)
+            if "phones cannot reach" in line:
+                break
+        warning = "".join(seen)
+        assert "phones cannot reach 127.0.0.1" in warning, warning
+        assert f"--public-url http://<address>:{web}" in warning
+    finally:
+        process.terminate()  # how it stops is test_serve's concern
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stderr is not None:
+            process.stderr.close()
