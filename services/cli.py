@@ -58,6 +58,11 @@ def _serve(args: argparse.Namespace) -> int:
                 f"(https with our own certificate, {stack.certificate.cert}:"
                 " each phone accepts it once, as the TV explains)"
             )
+        else:
+            print(
+                "(plain http: phones speak through their keyboard's dictation key;"
+                " --https lets the page use the microphone)"
+            )
         print(f"(data: {settings.data}; Ctrl-C stops everything)", flush=True)
         wait_for_signal()
     return 0
