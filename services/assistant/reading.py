@@ -37,6 +37,8 @@ from services.assistant.words import (
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _MAX_WORDS = 60  # a line longer than this is read by its first words only
+_MAX_CHARS = 600
+_MAX_WORD = 24  # longer "words" are noise: no stem, no sound
 QUESTION_STARTS = frozenset(
     {"who", "whose", "what", "whats", "which", "how", "when", "where", "why", "is", "are",
      "can", "could", "may", "do", "does", "did", "should", "will", "qui", "que", "quoi",
@@ -134,8 +136,8 @@ def tokens(text: str) -> tuple[list[str], list[bool]]:
     """Normalised words, Dutch compounds split, and whether each was written in capitals."""
     words: list[str] = []
     upper: list[bool] = []
-    for match in _WORD.finditer(plain_keep_case(text)):
-        raw = match.group()
+    for match in _WORD.finditer(plain_keep_case(text[:_MAX_CHARS])):
+        raw = match.group()[:_MAX_WORD]
         word = raw.lower()
         parts = split_compound(word)
         for part in parts or (word,):

@@ -20,6 +20,7 @@ from services.wire import decode, encode
 
 log = logging.getLogger("gamenight.assistant")
 ALL_SEAT_VIEWS = f"{topics.BASE}/table/+/seat/+/view"
+ALL_TABLE_VIEWS = f"{topics.BASE}/table/+/view"
 
 
 class AssistantRunner:
@@ -30,9 +31,11 @@ class AssistantRunner:
         self.client = MqttClient(self.url, service="assistant")
         self._lock = threading.Lock()
         self._views: dict[tuple[str, int], bytes] = {}
+        self._names: dict[str, dict[int, str]] = {}  # players' names by table, then seat
 
     def start(self, timeout: float = 10.0) -> Self:
         self.client.subscribe(ALL_SEAT_VIEWS, self._on_view, qos=1)
+        self.client.subscribe(ALL_TABLE_VIEWS, self._on_table_view, qos=1)
         self.client.subscribe(topics.ALL_SEAT_SAYS, self._on_say, qos=1)
         self.client.start()
         self.client.wait_connected(timeout)
@@ -54,6 +57,19 @@ class AssistantRunner:
         with self._lock:
             self._views[(parsed.table, parsed.seat)] = payload
 
+    def _on_table_view(self, topic: str, payload: bytes) -> None:
+        """Keep the players' names: "how many cards has Ana got?" needs them."""
+        parsed = topics.parse_topic(topic)
+        if parsed is None or parsed.table is None or parsed.seat is not None:
+            return
+        try:
+            view = decode("table_view", payload, limit=1 << 20)
+        except ProtocolError:
+            return
+        names = {int(p["seat"]): str(p["name"]) for p in view.get("players") or []}
+        with self._lock:
+            self._names[parsed.table] = names
+
     def _on_say(self, topic: str, payload: bytes) -> None:
         parsed = topics.parse_topic(topic)
         if parsed is None or parsed.table is None or parsed.seat is None:
@@ -66,13 +82,16 @@ class AssistantRunner:
             return
         view = self._view(parsed.table, parsed.seat)
         state = view.get("state") if view else None
-        understood = understand(str(said["text"]), state)
+        with self._lock:
+            names = dict(self._names.get(parsed.table, {}))
+        understood = understand(str(said["text"]), state, names)
         if isinstance(understood, Act) and view is not None and "player" in view:
             intent = act_intent(said["id"], view["seq"], view["player"], understood.action)
             intent_topic = topics.seat_topic(parsed.table, parsed.seat, "intent")
             self.client.publish(intent_topic, encode("intent", intent), qos=1)
         elif isinstance(understood, Answer):
-            data = {"answer": understood.code, "params": understood.params}
+            # "kind" tells a screen an answer from a refusal (status "error", a code).
+            data = {"kind": "answer", "answer": understood.code, "params": understood.params}
             self._reply(reply_topic, {"v": 1, "id": said["id"], "status": "ok", "data": data})
         elif isinstance(understood, Act):
             self._reply(reply_topic, _error(said["id"], "no_game_yet", {}))

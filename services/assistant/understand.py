@@ -87,7 +87,12 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
     if not (reading.cards or reading.piles or reading.concepts & VERBS):
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if len(matches) == 1:
-        return Answer("legal_yes", {"action": matches[0]})
+        action = matches[0]
+        kind = str(action["type"])
+        if action.get("source") == "discard":
+            kind = "draw_discard"
+        params = {key: value for key, value in action.items() if key not in ("type", "source")}
+        return Answer(f"legal_yes_{kind}", params)
     if matches:
         return _which(matches)
     return Answer("legal_no")
