@@ -330,7 +330,7 @@ def _score_suffix(state: State) -> str:
 
 
 def _rules(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    asking = reading.question or reading.any("mean", "can", "when", "how")
+    asking = reading.question or reading.any("mean", "when", "how")
     if not asking:
         return None
     game = state.get("game") if state else None

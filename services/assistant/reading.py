@@ -249,7 +249,11 @@ def _est_is_east(words: list[str], index: int) -> bool:
     after = words[index + 1] if index + 1 < len(words) else ""
     if before in IS_AFTER or after in IS_BEFORE:
         return False
-    return not before or before in ONTO | FROM | {"l", "le", "pile", "tas"} or not after
+    if not before or not after or after in ONTO | FROM:
+        return True
+    return before in ONTO | FROM | {"l", "le", "pile", "tas"} or bool(
+        concepts_of(before) & {"move", "play"}
+    )
 
 
 def _empty_spot(words: list[str], index: int) -> PileSpec | None:

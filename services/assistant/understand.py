@@ -129,8 +129,8 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
     verbs = reading.concepts & VERBS
     if kind == "draw" and verbs & {"draw", "take"} and reading.has("discard_pile"):
         verbs = verbs - {"discard"}  # "take the discard": the pile, not the verb
-    if "go_out" in verbs and kind != "go_out":
-        return False
+    if ("go_out" in verbs) != (kind == "go_out"):
+        return False  # going out is only ever said
     if verbs - ALLOWED_VERBS[kind]:
         return False
     if kind == "play":

@@ -132,7 +132,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("end", "done", "pass", "finish", "stop"),
         "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin"),
         "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim"),
-        "nl": ("klaar", "passen", "einde", "stoppen", "eindigen", "beeindigen"),
+        "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "beeindigen"),
     },
     "move": {
         "en": ("move", "shift", "slide", "transfer"),
