@@ -15,8 +15,8 @@ from engine.cards import CardSyntaxError, parse_card
 from engine.five_crowns.deck import JOKER_PENALTY, WILD_PENALTY, card_penalty
 from engine.kings_corner.tables import PENALTY, RANK
 from services.assistant.hint import suggest
-from services.assistant.reading import RANK_TEXT, Reading
 from services.assistant.outcomes import Answer, Refusal, Understood, card_of
+from services.assistant.reading import RANK_TEXT, Reading
 from services.assistant.words import WILD_WORDS, normalize
 
 State = Mapping[str, Any]
@@ -68,8 +68,10 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     action = suggest(state)
     if action is None:
         current = state.get("current_seat")
-        return Answer("hint_wait", {"seat": current}) if isinstance(current, int) else Answer(
-            "hint_none"
+        return (
+            Answer("hint_wait", {"seat": current})
+            if isinstance(current, int)
+            else Answer("hint_none")
         )
     kind = action["type"]
     if kind == "draw":
@@ -99,7 +101,8 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
         pile = action.get("pile")
         if pile is None:
             return not (targets or wanted)
-        top = (piles.get(str(pile)) or [None])[-1]
+        cards_there = piles.get(str(pile)) or []
+        top = cards_there[-1] if cards_there else None
         if wanted and pile not in wanted:
             return False
         return all(top is not None and spec.matches(str(top)) for spec in targets)
@@ -183,8 +186,10 @@ def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -
     if code is None or code not in piles:
         return None
     cards = piles[code]
-    return Answer("pile_top", {"pile": code, "card": cards[-1]}) if cards else Answer(
-        "pile_empty", {"pile": code}
+    return (
+        Answer("pile_top", {"pile": code, "card": cards[-1]})
+        if cards
+        else Answer("pile_empty", {"pile": code})
     )
 
 
@@ -230,7 +235,7 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 def _standings(
     reading: Reading, state: State | None, names: Mapping[int, str]
 ) -> Understood | None:
-    if not reading.any("score") or reading.any("value", "how") and reading.cards:
+    if not reading.any("score") or (reading.any("value", "how") and reading.cards):
         return None
     if reading.any("mean", "when") or (reading.any("how") and not reading.any("who", "what")):
         return None  # "how do points work?" is a rule
@@ -279,7 +284,7 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
-    if not priced or reading.any("me", "who") and not reading.cards:
+    if not priced or (reading.any("me", "who") and not reading.cards):
         return None
     if state is None:
         return Refusal("no_game_yet")
@@ -352,16 +357,20 @@ def _general(reading: Reading) -> bool:
 
 def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
     specific = any(spec.code for spec in reading.piles)
-    if reading.any("corner") and not specific and (
-        reading.any("start", "empty", "can", "what", "who") or reading.cards
+    if (
+        reading.any("corner")
+        and not specific
+        and (reading.any("start", "empty", "can", "what", "who") or reading.cards)
     ):
         return "corner"
     if reading.has("move") and reading.any("pile", "another") and not specific:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.any("empty") and reading.any("side", "pile") and not specific:
         return "empty_side"
-    if reading.any("round") and reading.any("end_turn", "when", "score") and (
-        reading.any("when", "how", "end_turn")
+    if (
+        reading.any("round")
+        and reading.any("end_turn", "when", "score")
+        and (reading.any("when", "how", "end_turn"))
     ):
         return "round_end"
     if reading.any("draw") and reading.any("when", "how_many", "should", "can", "how"):

@@ -23,8 +23,7 @@ Meaning = TypeVar("Meaning")
 def _common(word: str) -> str:
     word = word.replace("gh", "").replace("ph", "f").replace("th", "t").replace("ck", "k")
     word = word.replace("qu", "k").replace("q", "k").replace("x", "ks").replace("z", "s")
-    word = re.sub(r"c(?=[eiy])", "s", word).replace("c", "k")
-    return word
+    return re.sub(r"c(?=[eiy])", "s", word).replace("c", "k")
 
 
 def _squeeze(word: str) -> str:
@@ -59,8 +58,11 @@ def _one_edit(a: str, b: str) -> bool:
         diff = [i for i in range(len(a)) if a[i] != b[i]]
         if len(diff) == 1:
             return True
-        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and (
-            a[diff[1]] == b[diff[0]]
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and (a[diff[1]] == b[diff[0]])
         )
     short, long = (a, b) if len(a) < len(b) else (b, a)
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
@@ -96,6 +98,4 @@ class SoundIndex(Generic[Meaning]):
 
 RANK_SOUNDS = SoundIndex(RANK_WORDS)
 SUIT_SOUNDS = SoundIndex(SUIT_WORDS)
-PILE_SOUNDS = SoundIndex(
-    {**VERTICAL, **HORIZONTAL, **CORNER_WORDS}
-)
+PILE_SOUNDS = SoundIndex({**VERTICAL, **HORIZONTAL, **CORNER_WORDS})

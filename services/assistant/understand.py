@@ -12,6 +12,7 @@ player's language, as it does for a tap.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -40,7 +41,7 @@ def is_request(words: Sequence[str]) -> bool:
     """ "can you play the seven", "peux-tu…", "kun je…": the speaker asks for it done."""
     if set(words) & REQUEST_WORDS:
         return True
-    return any(a in DUTCH_ASK and b in ("je", "u") for a, b in zip(words, words[1:], strict=False))
+    return any(a in DUTCH_ASK and b in ("je", "u") for a, b in itertools.pairwise(words))
 
 
 def understand(
@@ -248,9 +249,7 @@ def _fits_draw(
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False
-    return bool(verbs & {"draw", "take"}) and (
-        "draw" in verbs or reading.any("card", "stock")
-    )
+    return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 
 
 # ------------------------------------------------------------------ when nothing fits

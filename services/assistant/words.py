@@ -215,8 +215,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "pt": ("ajuda", "comandos", "comando", "ajudar"),
         "nl": ("hulp", "help", "commando", "commandos", "helpen"),
     },
-    "turn": {"en": ("turn", "go", "next"), "fr": ("tour", "suivant"), "pt": ("vez", "turno", "jogada", "proximo"),
-             "nl": ("beurt", "volgende")},
+    "turn": {"en": ("turn", "go", "next"), "fr": ("tour", "suivant"),
+             "pt": ("vez", "turno", "jogada", "proximo"), "nl": ("beurt", "volgende")},
     "score": {
         "en": ("score", "scores", "points", "point", "total", "standings", "winning", "win",
                "leading", "lead", "ahead", "losing", "scoreboard", "tally"),
