@@ -50,6 +50,8 @@ def _seat(state: State) -> int | None:
 
 
 def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    if reading.has("what", "say"):
+        return Answer("help", {"game": state.get("game") if state else None})
     if not reading.any("help") or reading.any("hint"):
         return None
     if reading.any("what", "should") and reading.any("play"):
@@ -199,7 +201,14 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     whose = reading.any("turn") and (reading.any("who") or (_me(reading) and reading.question))
     plays = reading.has("who") and reading.any("play") and not reading.any("card")
     short = reading.has("who") and len(reading.words) <= 4 and reading.question
-    if not (whose or plays or short):
+    me_now = (  # "is it me?", "c'est à moi ?", "sou eu?", "ben ik?"
+        reading.question
+        and len(reading.words) <= 4
+        and _me(reading)
+        and reading.words[0] in ("is", "am", "c", "sou", "e", "ben", "moi", "me")
+        and not reading.piles
+    )
+    if not (whose or plays or short or me_now):
         return None
     if reading.any("when", "how", "mean", "end_turn"):
         return None
@@ -214,11 +223,12 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 
 def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if reading.any("how_many", "score", "value", "turn") or reading.cards or _acts(reading):
+    acts = reading.any("draw", "discard", "move", "end_turn", "go_out")
+    if reading.any("how_many", "score", "value", "turn") or reading.cards or acts:
         return None
     mine = _me(reading) and (
         reading.any("hand")
-        or (reading.any("card") and (reading.any("what", "have") or len(reading.words) <= 3))
+        or (reading.any("card") and (reading.any("what", "have", "show") or len(reading.words) <= 3))
         or (reading.has("what", "have") and reading.question)
     )
     if not mine:
@@ -237,7 +247,9 @@ def _standings(
 ) -> Understood | None:
     if not reading.any("score") or (reading.any("value", "how") and reading.cards):
         return None
-    if reading.any("mean", "when") or (reading.any("how") and not reading.any("who", "what")):
+    if reading.any("mean", "when") or (
+        reading.any("how") and not reading.any("how_many", "who", "what")
+    ):
         return None  # "how do points work?" is a rule
     if state is None:
         return Refusal("no_game_yet")
@@ -284,6 +296,8 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
+    if reading.any("meld"):
+        return None  # "what counts as a book?" is a rule
     if not priced or (reading.any("me", "who") and not reading.cards):
         return None
     if state is None:

@@ -96,6 +96,8 @@ class SoundIndex(Generic[Meaning]):
         return None
 
 
-RANK_SOUNDS = SoundIndex(RANK_WORDS)
+# Eleven to thirteen as numbers are left out: a face card is called by its name, and
+# "treze" would sound like "three".
+RANK_SOUNDS = SoundIndex({word: rank for word, rank in RANK_WORDS.items() if rank <= 10})
 SUIT_SOUNDS = SoundIndex(SUIT_WORDS)
 PILE_SOUNDS = SoundIndex({**VERTICAL, **HORIZONTAL, **CORNER_WORDS})

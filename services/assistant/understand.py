@@ -19,6 +19,7 @@ from typing import Any
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
 from services.assistant.reading import CardSpec, PileSpec, Reading, read
+from services.assistant.words import FILLERS, is_known
 
 Action = dict[str, Any]
 __all__ = ["Act", "Answer", "Refusal", "Understood", "fits", "understand"]
@@ -66,13 +67,24 @@ def understand(
     matches = _unique([action for action in legal if fits(action, reading, state)])
     if reading.question and not is_request(reading.words):
         return _legality(reading, matches)
-    if reading.negated:
+    if reading.negated or (matches and _noise(reading, matches)):
         return Refusal("not_understood", {"text": text.strip()[:80]})
     if len(matches) == 1:
         return _go_out_check(matches[0], reading, legal)
     if matches:
         return _which(matches)
     return _fallback(text, reading, state)
+
+
+def _noise(reading: Reading, matches: list[Action]) -> bool:
+    """A bare verb among words the assistant does not know: "pass the crisps"."""
+    if any(card_of(action) or "pile" in action or "from" in action for action in matches):
+        return False
+    known = sum(is_known(word) for word in reading.words)
+    unknown = sum(
+        not is_known(word) and len(word) > 2 and word not in FILLERS for word in reading.words
+    )
+    return unknown >= known
 
 
 def _unique(actions: list[Action]) -> list[Action]:
@@ -130,6 +142,8 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
     verbs = reading.concepts & VERBS
     if kind == "draw" and verbs & {"draw", "take"} and reading.has("discard_pile"):
         verbs = verbs - {"discard"}  # "take the discard": the pile, not the verb
+    elif "discard" in verbs and not reading.has("discard_pile"):
+        verbs = verbs - {"take"}  # "get rid of the seven"
     if ("go_out" in verbs) != (kind == "go_out"):
         return False  # going out is only ever said
     if verbs - ALLOWED_VERBS[kind]:
@@ -256,10 +270,10 @@ def _fits_draw(
 
 
 def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understood:
-    whole = _whole_action(reading, str(state.get("game")))
-    if whole is not None:
-        return Act(whole)
     hand: Sequence[str] = state.get("hand") or []
+    whole = _whole_action(reading, str(state.get("game")))
+    if whole is not None and (card_of(whole) is None or card_of(whole) in hand):
+        return Act(whole)
     top = state.get("discard_top")
     verbs = reading.concepts & VERBS
     if reading.cards and verbs & {"take", "draw"} and isinstance(top, str):

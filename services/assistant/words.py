@@ -215,8 +215,13 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "pt": ("ajuda", "comandos", "comando", "ajudar"),
         "nl": ("hulp", "help", "commando", "commandos", "helpen"),
     },
-    "turn": {"en": ("turn", "go", "next"), "fr": ("tour", "suivant"),
-             "pt": ("vez", "turno", "jogada", "proximo"), "nl": ("beurt", "volgende")},
+    "turn": {"en": ("turn", "go", "next", "waiting"), "fr": ("tour", "suivant", "attend"),
+             "pt": ("vez", "turno", "jogada", "proximo", "espera"),
+             "nl": ("beurt", "volgende", "wachten")},
+    "show": {"en": ("show", "tell", "list", "see"), "fr": ("montre", "dis", "voir", "affiche"),
+             "pt": ("mostra", "diz", "ver", "mostrar"), "nl": ("toon", "laat", "zien", "zeg")},
+    "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
+            "nl": ("zeggen", "typen")},
     "score": {
         "en": ("score", "scores", "points", "point", "total", "standings", "winning", "win",
                "leading", "lead", "ahead", "losing", "scoreboard", "tally"),
@@ -286,6 +291,15 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "there": {"en": ("there", "that", "this", "it"), "fr": ("ca", "cela", "ce"),
               "pt": ("isso", "essa", "esse", "aquela"), "nl": ("die", "dat", "deze")},
 }  # fmt: skip
+
+# Words that carry nothing: a line of only these and one verb is not an action.
+FILLERS = frozenset(
+    {"the", "a", "an", "to", "for", "with", "and", "or", "of", "it", "is", "ok", "okay",
+     "please", "now", "then", "just", "so", "well", "um", "uh", "yeah", "yes", "right",
+     "alright", "le", "la", "les", "une", "des", "du", "et", "avec", "pour", "bon", "alors",
+     "euh", "donc", "bah", "oui", "os", "uma", "com", "entao", "ja", "bem", "sim", "het",
+     "en", "met", "voor", "nou", "dan", "maar", "even", "eh", "ja", "oke", "hop", "allez"}
+)  # fmt: skip
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
 # A card written as its code ("7h", "10s", "qd"); aces are left out: "as", "ah", "ad" are words.
@@ -364,3 +378,20 @@ def split_compound(word: str) -> tuple[str, str] | None:
             if rest in RANK_WORDS or (rest.isdigit() and 1 <= int(rest) <= 13):
                 return suit, rest
     return None
+
+
+_CARD_AND_PILE_WORDS = frozenset(
+    {*RANK_WORDS, *WEAK_RANKS, *SUIT_WORDS, *COLOUR_WORDS, *JOKER_WORDS, *WILD_WORDS,
+     *VERTICAL, *HORIZONTAL, *CORNER_WORDS}
+)  # fmt: skip
+
+
+def is_known(word: str) -> bool:
+    """Whether the assistant knows ``word`` as a card, a pile, a number or a concept."""
+    return (
+        word in _CARD_AND_PILE_WORDS
+        or word.isdigit()
+        or card_code(word) is not None
+        or split_compound(word) is not None
+        or bool(concepts_of(word))
+    )
