@@ -50,7 +50,7 @@ def _seat(state: State) -> int | None:
 
 
 def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if reading.has("what", "say"):
+    if reading.has("what", "say", "can") and not reading.any("go_out", "meld", "score", "value"):
         return Answer("help", {"game": state.get("game") if state else None})
     if not reading.any("help") or reading.any("hint"):
         return None
@@ -90,6 +90,8 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
             return None
         if reading.cards or reading.piles or _acts(reading):
             return None
+        if reading.any("corner", "side", "empty", "pile", "another"):
+            return None  # "what can go in a corner?" is a rule
     if reading.cards and not all(spec.onto for spec in reading.cards):
         return None
     if state is None:
@@ -228,7 +230,9 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None
     mine = _me(reading) and (
         reading.any("hand")
-        or (reading.any("card") and (reading.any("what", "have", "show") or len(reading.words) <= 3))
+        or (
+            reading.any("card") and (reading.any("what", "have", "show") or len(reading.words) <= 3)
+        )
         or (reading.has("what", "have") and reading.question)
     )
     if not mine:

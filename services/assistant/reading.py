@@ -15,6 +15,7 @@ from services.assistant.sounds import PILE_SOUNDS, RANK_SOUNDS, SUIT_SOUNDS
 from services.assistant.words import (
     COLOUR_WORDS,
     CONNECTORS,
+    FILLERS,
     CORNER_WORDS,
     FROM,
     HORIZONTAL,
@@ -29,6 +30,7 @@ from services.assistant.words import (
     VERTICAL,
     WEAK_RANKS,
     WILD_WORDS,
+    LANGUAGES,
     card_code,
     concepts_of,
     plain,
@@ -156,12 +158,12 @@ def plain_keep_case(text: str) -> str:
     return "".join(o if o.lower() == p else p for o, p in zip(text, lowered, strict=True))
 
 
-def read(text: str) -> Reading:
-    """The concepts, cards and piles of ``text``."""
+def read(text: str, lang: str | None = None) -> Reading:
+    """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
     words, upper = tokens(text)
     concepts: set[str] = set()
     for word in words:
-        concepts.update(concepts_of(word))
+        concepts.update(concepts_of(word, lang if lang in LANGUAGES else None))
     piles, pile_at = _piles(words, upper)
     cards = _cards(words, pile_at)
     stripped = text.strip()
@@ -217,7 +219,7 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
             code = HORIZONTAL[word]
         elif upper[index] and word.upper() in PILE_CODES:
             code = word.upper()
-        elif len(word) >= 4 and _wants_pile(words, index) and _unknown(word):
+        elif len(word) >= 3 and _wants_pile(words, index) and _unknown(word):
             code = PILE_SOUNDS.closest(word)
         if code is not None:
             onto, source = _role(words, index)
@@ -236,12 +238,14 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
 def _unknown(word: str) -> bool:
     """Not a word the assistant knows as anything: a slip may stand for a pile."""
     known = RANK_WORDS.keys() | SUIT_WORDS.keys() | COLOUR_WORDS.keys() | JOKER_WORDS
-    return word not in known and not concepts_of(word) and card_code(word) is None
+    if word in known or word in FILLERS or word in ONTO or word in FROM:
+        return False
+    return not concepts_of(word) and card_code(word) is None
 
 
 def _wants_pile(words: list[str], index: int) -> bool:
-    """A pile is expected here: after "on", "sur", "op", "to" and the like."""
-    return index > 0 and words[index - 1] in ONTO | FROM
+    """A pile is expected here: after "on", "sur le", "op de", "to" and the like."""
+    return any(_role(words, index))
 
 
 def _est_is_east(words: list[str], index: int) -> bool:

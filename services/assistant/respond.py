@@ -24,7 +24,10 @@ def respond(
     back ("which pile?") is ``status: error`` with a code, as the tables service's are.
     """
     state = view.get("state") if view else None
-    understood = understand(str(said["text"]), state, names)
+    lang = said.get("lang")
+    understood = understand(
+        str(said["text"]), state, names, lang if isinstance(lang, str) else None
+    )
     if isinstance(understood, Act):
         if view is None or "player" not in view:
             return "reply", error_reply(str(said["id"]), "no_game_yet", {})

@@ -35,6 +35,9 @@ ALLOWED_VERBS: dict[str, frozenset[str]] = {
 }
 # Asking the assistant to do it ("can you play…") is a request, not a question.
 REQUEST_WORDS = frozenset({"you", "tu", "voce", "jij", "please", "svp", "stp", "pf"})
+PRONOUNS = frozenset(
+    {"i", "me", "my", "je", "j", "moi", "ma", "mon", "eu", "me", "ik", "mij", "mijn", "you", "tu"}
+)
 DUTCH_ASK = frozenset({"kun", "kan", "wil", "zou"})
 
 
@@ -49,13 +52,15 @@ def understand(
     text: str,
     state: Mapping[str, Any] | None,
     names: Mapping[int, str] | None = None,
+    lang: str | None = None,
 ) -> Understood:
     """What the speaker, whose seat view holds ``state``, asked for.
 
     ``names`` are the players' names by seat, from the public table view (questions such
-    as "how many cards has Ana got?" need them).
+    as "how many cards has Ana got?" need them); ``lang`` is the speaker's language, if
+    known (every language's words are understood; stems are compared in that one).
     """
-    reading = read(text)
+    reading = read(text, lang)
     if not reading.words:
         return Refusal("not_understood", {"text": text.strip()[:80]})
     answered = ask(reading, state, names or {})
@@ -80,7 +85,7 @@ def _noise(reading: Reading, matches: list[Action]) -> bool:
     """A bare verb among words the assistant does not know: "pass the crisps"."""
     if any(card_of(action) or "pile" in action or "from" in action for action in matches):
         return False
-    known = sum(is_known(word) for word in reading.words)
+    known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
     unknown = sum(
         not is_known(word) and len(word) > 2 and word not in FILLERS for word in reading.words
     )

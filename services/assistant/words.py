@@ -112,7 +112,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "take": {
         "en": ("take", "took", "taken", "grab", "get", "have", "want"),
-        "fr": ("prendre", "prends", "pris", "ramasser", "recuperer", "veux"),
+        "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux"),
         "pt": ("pegar", "pego", "apanhar", "levar", "quero", "fico"),
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "wil"),
     },
@@ -356,13 +356,19 @@ def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozens
 _EXACT, _BY_STEM = _concept_index()
 
 
-@lru_cache(maxsize=8192)
-def concepts_of(word: str) -> frozenset[str]:
-    """Every concept ``word`` may carry, by its exact form or its stem in any language."""
+@lru_cache(maxsize=16384)
+def concepts_of(word: str, lang: str | None = None) -> frozenset[str]:
+    """Every concept ``word`` may carry: by its exact form in any language, and by its stem
+    in the speaker's language and English (``lang`` None: in every language).
+
+    Stems are compared in the speaker's language only, because a word stemmed the
+    Portuguese way can meet another language's stem by chance ("place", "placar").
+    """
     found = set(_EXACT.get(word, ()))
     if len(word) >= 4:
-        for table, stem in zip(_BY_STEM, stems(word), strict=True):
-            found.update(table.get(stem, ()))
+        for code, table, stem in zip(LANGUAGES, _BY_STEM, stems(word), strict=True):
+            if lang is None or code in (lang, "en"):
+                found.update(table.get(stem, ()))
     return frozenset(found)
 
 
