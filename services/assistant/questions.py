@@ -251,9 +251,7 @@ def _standings(
 ) -> Understood | None:
     if not reading.any("score") or (reading.any("value", "how") and reading.cards):
         return None
-    if reading.any("mean", "when") or (
-        reading.any("how") and not reading.any("how_many", "who", "what")
-    ):
+    if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
         return None  # "how do points work?" is a rule
     if state is None:
         return Refusal("no_game_yet")

@@ -73,8 +73,11 @@ COLOUR_WORDS: dict[str, str] = {
     "zwart": "B", "zwarte": "B",
 }  # fmt: skip
 SUIT_COLOUR = {"H": "R", "D": "R", "C": "B", "S": "B"}
-JOKER_WORDS = frozenset({"joker", "jokers", "coringa", "coringas", "curinga", "curingas"})
-WILD_WORDS = frozenset({"wild", "wilds", "wildcard", "sauvage", "sauvages", "troef", "troeven"})
+JOKER_WORDS = frozenset({"joker", "jokers", "coringa", "coringas"})
+# Portuguese players call any wild card a "curinga".
+WILD_WORDS = frozenset(
+    {"wild", "wilds", "wildcard", "sauvage", "sauvages", "troef", "troeven", "curinga", "curingas"}
+)
 
 # The cross of Kings in the Corner: a side, or a corner as two words or one.
 VERTICAL = {"north": "N", "nord": "N", "norte": "N", "noord": "N",
@@ -113,7 +116,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "take": {
         "en": ("take", "took", "taken", "grab", "get", "have", "want"),
         "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux"),
-        "pt": ("pegar", "pego", "apanhar", "levar", "quero", "fico"),
+        "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero", "fico"),
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "wil"),
     },
     "discard": {
@@ -212,14 +215,18 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "help": {
         "en": ("help", "commands", "command", "instructions"),
         "fr": ("aide", "commandes", "commande", "aider"),
-        "pt": ("ajuda", "comandos", "comando", "ajudar"),
+        "pt": ("ajuda", "ajudar", "socorro"),  # not "comando": its stem is "com", as "como"
         "nl": ("hulp", "help", "commando", "commandos", "helpen"),
     },
     "turn": {"en": ("turn", "go", "next", "waiting"), "fr": ("tour", "suivant", "attend"),
-             "pt": ("vez", "turno", "jogada", "proximo", "espera"),
+             "pt": ("vez", "turno", "proximo", "espera"),
              "nl": ("beurt", "volgende", "wachten")},
     "show": {"en": ("show", "tell", "list", "see"), "fr": ("montre", "dis", "voir", "affiche"),
              "pt": ("mostra", "diz", "ver", "mostrar"), "nl": ("toon", "laat", "zien", "zeg")},
+    "works": {"en": ("work", "works", "counted", "calculated", "scored"),
+              "fr": ("marche", "fonctionne", "compte", "calcule"),
+              "pt": ("funciona", "conta", "contam", "calcula", "contar"),
+              "nl": ("werkt", "telt", "geteld", "berekend", "tellen")},
     "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
             "nl": ("zeggen", "typen")},
     "score": {
@@ -257,7 +264,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "me": {
         "en": ("i", "me", "my", "mine", "im", "ive"),
         "fr": ("je", "j", "moi", "mes", "ma", "mon"),
-        "pt": ("eu", "minhas", "minha", "meu", "meus", "mim"),
+        "pt": ("eu", "minhas", "minha", "meu", "meus", "mim", "tenho", "posso", "devo", "sou", "estou"),
         "nl": ("ik", "mijn", "me", "mij"),
     },
     "you": {"en": ("you", "your"), "fr": ("tu", "toi", "vous"), "pt": ("voce", "tu"),
