@@ -63,7 +63,7 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     asked = reading.any("hint") or (
         reading.has("should") and (reading.any("what", "play", "move") or _acts(reading))
     )
-    if not asked or reading.any("score", "value", "mean", "meld"):
+    if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
     if state is None:
         return Refusal("no_game_yet")
@@ -379,6 +379,8 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         and (reading.any("start", "empty", "can", "what", "who") or reading.cards)
     ):
         return "corner"
+    if reading.any("move", "play") and reading.has("pile", "another") and not specific:
+        return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.has("move") and reading.any("pile", "another") and not specific:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.any("empty") and reading.any("side", "pile") and not specific:

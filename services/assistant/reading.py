@@ -185,6 +185,7 @@ ARTICLES = frozenset(
 def _role(words: list[str], index: int) -> tuple[bool, bool]:
     """Whether the word at ``index`` follows an "onto" or a "from" word (articles between)."""
     before = index - 1
+    after_de = False  # "de" is "from" in French, "the" in Dutch: "from" only if nothing else
     while before >= 0:
         word = words[before]
         after = words[before + 1]
@@ -192,12 +193,14 @@ def _role(words: list[str], index: int) -> tuple[bool, bool]:
             return True, False
         if word in ONTO:
             return True, False
-        if word in FROM:
+        if word == "de":
+            after_de = after_de or before == index - 1
+        elif word in FROM:
             return False, True
-        if word not in ARTICLES and word not in COLOUR_WORDS:
-            return False, False
+        elif word not in ARTICLES and word not in COLOUR_WORDS:
+            break
         before -= 1
-    return False, False
+    return False, after_de
 
 
 def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], set[int]]:
@@ -304,7 +307,7 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
             rank = -rank
         used.add(index)
         used.update(taken)
-        cards.append(_spec(words, index, rank, suit, colour))
+        cards.append(_spec(words, min({index, *taken}), rank, suit, colour))
     # A suit or a colour alone ("the heart", "a black one") names a card too.
     for index, word in enumerate(words):
         if index in used:
@@ -343,7 +346,7 @@ def _rank_of(words: list[str], index: int) -> int | None:
         if 1 <= value <= 13 and not (index + 1 < len(words) and words[index + 1] == "cards"):
             return value
         return None
-    if word in SUIT_WORDS or word in CONNECTORS or concepts_of(word):
+    if word in CONNECTORS or not _unknown(word):
         return None
     heard = RANK_SOUNDS.closest(word) if len(word) >= 2 else None
     return -heard if heard else None
@@ -368,9 +371,14 @@ def _suit_and_colour(
         if found is not None:
             suit = found
             taken.add(after)
-    if suit is None and index > 0 and words[index - 1] in SUIT_WORDS and index - 1 not in used:
-        suit = SUIT_WORDS[words[index - 1]]
-        taken.add(index - 1)
+    if suit is None and index > 0 and index - 1 not in used:
+        before = words[index - 1]  # Dutch says the suit first: "harten zeven"
+        found = SUIT_WORDS.get(before) or (
+            SUIT_SOUNDS.closest(before) if len(before) >= 5 and _unknown(before) else None
+        )
+        if found is not None:
+            suit = found
+            taken.add(index - 1)
     for near in (index - 1, index + 1, index - 2):
         if 0 <= near < len(words) and words[near] in COLOUR_WORDS and near not in used:
             colour = COLOUR_WORDS[words[near]]

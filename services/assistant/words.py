@@ -76,7 +76,18 @@ SUIT_COLOUR = {"H": "R", "D": "R", "C": "B", "S": "B"}
 JOKER_WORDS = frozenset({"joker", "jokers", "coringa", "coringas"})
 # Portuguese players call any wild card a "curinga".
 WILD_WORDS = frozenset(
-    {"wild", "wilds", "wildcard", "sauvage", "sauvages", "troef", "troeven", "curinga", "curingas"}
+    {
+        "wild",
+        "wilds",
+        "wildcard",
+        "sauvage",
+        "sauvages",
+        "troef",
+        "troeven",
+        "curinga",
+        "curingas",
+        "wilde",
+    }
 )
 
 # The cross of Kings in the Corner: a side, or a corner as two words or one.
@@ -279,7 +290,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("mean", "means", "meaning", "explain", "rule", "rules"),
         "fr": ("signifie", "veut", "dire", "explique", "regle", "regles"),
         "pt": ("significa", "quer", "dizer", "explica", "regra", "regras"),
-        "nl": ("betekent", "betekenis", "uitleg", "regel", "regels", "leg"),
+        "nl": ("betekent", "betekenis", "uitleg", "regel", "regels"),
     },
     "meld": {
         "en": ("run", "runs", "book", "books", "meld", "melds", "set", "sets", "sequence"),
@@ -305,7 +316,9 @@ FILLERS = frozenset(
      "please", "now", "then", "just", "so", "well", "um", "uh", "yeah", "yes", "right",
      "alright", "le", "la", "les", "une", "des", "du", "et", "avec", "pour", "bon", "alors",
      "euh", "donc", "bah", "oui", "os", "uma", "com", "entao", "ja", "bem", "sim", "het",
-     "en", "met", "voor", "nou", "dan", "maar", "even", "eh", "ja", "oke", "hop", "allez"}
+     "en", "met", "voor", "nou", "dan", "maar", "even", "eh", "oke", "hop", "allez", "ben",
+     "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
+     "are", "was", "suis", "sou", "estou", "vou", "going", "gonna"}
 )  # fmt: skip
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
