@@ -346,8 +346,8 @@ def _rank_of(words: list[str], index: int) -> int | None:
         if 1 <= value <= 13 and not (index + 1 < len(words) and words[index + 1] == "cards"):
             return value
         return None
-    if word in CONNECTORS or not _unknown(word):
-        return None
+    if word in CONNECTORS or (word not in FILLERS and not _unknown(word)):
+        return None  # a filler may be a slip here ("for of clubs"): a suit must follow
     heard = RANK_SOUNDS.closest(word) if len(word) >= 2 else None
     return -heard if heard else None
 
