@@ -36,7 +36,7 @@ ALLOWED_VERBS: dict[str, frozenset[str]] = {
 # Asking the assistant to do it ("can you play…") is a request, not a question.
 REQUEST_WORDS = frozenset({"you", "tu", "voce", "jij", "please", "svp", "stp", "pf"})
 PRONOUNS = frozenset(
-    {"i", "me", "my", "je", "j", "moi", "ma", "mon", "eu", "me", "ik", "mij", "mijn", "you", "tu"}
+    {"i", "me", "my", "je", "j", "moi", "ma", "mon", "eu", "ik", "mij", "mijn", "you", "tu"}
 )
 DUTCH_ASK = frozenset({"kun", "kan", "wil", "zou"})
 

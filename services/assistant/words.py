@@ -127,7 +127,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "take": {
         "en": ("take", "took", "taken", "grab", "get", "have", "want"),
         "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux"),
-        "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero", "fico"),
+        "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero",
+               "fico"),
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "wil"),
     },
     "discard": {
@@ -275,7 +276,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "me": {
         "en": ("i", "me", "my", "mine", "im", "ive"),
         "fr": ("je", "j", "moi", "mes", "ma", "mon"),
-        "pt": ("eu", "minhas", "minha", "meu", "meus", "mim", "tenho", "posso", "devo", "sou", "estou"),
+        "pt": ("eu", "minhas", "minha", "meu", "meus", "mim", "tenho", "posso", "devo", "sou",
+               "estou"),
         "nl": ("ik", "mijn", "me", "mij"),
     },
     "you": {"en": ("you", "your"), "fr": ("tu", "toi", "vous"), "pt": ("voce", "tu"),
@@ -396,6 +398,7 @@ def concepts_of(word: str, lang: str | None = None) -> frozenset[str]:
 _COMPOUND_SUITS = tuple(sorted((w for w in SUIT_WORDS if len(w) >= 4), key=len, reverse=True))
 
 
+@lru_cache(maxsize=8192)
 def split_compound(word: str) -> tuple[str, str] | None:
     """A suit and a rank written as one word, if ``word`` is one."""
     for suit in _COMPOUND_SUITS:

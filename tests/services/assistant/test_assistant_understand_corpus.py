@@ -4,6 +4,7 @@ languages."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -48,7 +49,7 @@ def test_the_corpus_is_big_and_covers_every_kind_in_every_language() -> None:
     for lang in LANGUAGES:
         lines = load(lang)
         assert len(lines) >= 80, lang
-        assert KINDS <= {line.kind for line in lines}, KINDS - {line.kind for line in lines}
+        assert {line.kind for line in lines} >= KINDS, KINDS - {line.kind for line in lines}
         assert {line.position for line in lines} <= POSITIONS.keys()
     # Many lines are said where more than one reading is legal.
     assert Counter(line.kind for line in ALL_LINES)["ambiguous"] >= 40
@@ -126,18 +127,69 @@ def test_any_text_gets_an_action_an_answer_or_a_worded_refusal(
         legal = view["state"]["legal_actions"]
         # Random text moves the table only with an action it names in full or a legal one.
         assert message["action"] in legal or message["action"]["type"] in (
-            "play", "move", "draw", "discard", "go_out", "end_turn"
+            "play",
+            "move",
+            "draw",
+            "discard",
+            "go_out",
+            "end_turn",
         )
         assert message["id"] == "t1" and message["seq"] == view["seq"]
     else:
         assert message["id"] == "t1" and worded(message, lang), message
 
 
-LEXICON = (
-    "seven of hearts on north est qu ce que sept de pique take that queen discard the joker"
-    " how many cards has Ana who is winning what wild can a queen start an empty corner"
-    " ruitenvrouw klaverdrie for too of spades nought ik ben klaar acabei pioché ? !"
-).split()
+LEXICON = [
+    "seven",
+    "of",
+    "hearts",
+    "on",
+    "north",
+    "est",
+    "qu",
+    "ce",
+    "que",
+    "sept",
+    "de",
+    "pique",
+    "take",
+    "that",
+    "queen",
+    "discard",
+    "the",
+    "joker",
+    "how",
+    "many",
+    "cards",
+    "has",
+    "Ana",
+    "who",
+    "is",
+    "winning",
+    "what",
+    "wild",
+    "can",
+    "a",
+    "queen",
+    "start",
+    "an",
+    "empty",
+    "corner",
+    "ruitenvrouw",
+    "klaverdrie",
+    "for",
+    "too",
+    "of",
+    "spades",
+    "nought",
+    "ik",
+    "ben",
+    "klaar",
+    "acabei",
+    "pioché",
+    "?",
+    "!",
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -153,7 +205,7 @@ def test_any_jumble_of_table_words_is_handled(words: list[str], position: str, l
         pytest.fail(f"a question moved the table: {words}")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     game=st.sampled_from(["kings-corner", "five-crowns"]),
     seats=st.integers(min_value=2, max_value=4),
@@ -161,11 +213,8 @@ def test_any_jumble_of_table_words_is_handled(words: list[str], position: str, l
 )
 def test_the_hint_is_always_one_legal_move(game: str, seats: int, seed: int) -> None:
     playout = random_playout(game_rules(game), seats, seed, chooser=random.Random(seed))
-    for step in playout:
+    for step in itertools.islice(playout, 120):
         seat = step.state.current_seat
-        if seat is None:
-            continue
-        view = step.state.view_for(seat)
-        assert suggest(view) in view["legal_actions"]
-        if step.state.outcome() is not None:
-            break
+        if seat is not None:
+            view = step.state.view_for(seat)
+            assert suggest(view) in view["legal_actions"]
