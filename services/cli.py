@@ -51,6 +51,12 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from clients.terminal.app import play
+
+    return play(args.server, args.table, args.name, args.lang)
+
+
 def _print_qr(url: str) -> None:
     import qrcode
 
@@ -100,6 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--public-url", default="", help="the address in the QR code")
     serve.add_argument("--no-bots", action="store_true", help="no computer players")
     serve.set_defaults(handler=_serve)
+
+    from clients.terminal.app import add_arguments
+
+    play = commands.add_parser("play", help="join a table from this terminal, as a phone does")
+    add_arguments(play)
+    play.set_defaults(handler=_play)
     return parser
 
 
