@@ -11,6 +11,8 @@ import {
 } from "./table.js";
 import { dragSource } from "./drag.js";
 import { listen, recogniserClass } from "./speech.js";
+import { keepAwake } from "./wakelock.js";
+import { showVoiceInput } from "./capabilities.js";
 
 const STORE = "gamenight.seats";
 const NAME_KEY = "gamenight.name";
@@ -29,7 +31,6 @@ const page = {
   goOutMode: false,
   pending: null, // {id, timer}
   saying: null, // the id of the line sent to the assistant, until it is answered
-  wakeLock: null,
   presenceFixedAt: 0,
 };
 
@@ -260,8 +261,7 @@ function wireSayForm() {
     sayLine(input.value);
     input.value = "";
   });
-  if (recogniserClass()) {
-    $("say-listen").hidden = false;
+  if (showVoiceInput($("say-listen"), $("say-hint")) && recogniserClass()) {
     $("say-listen").addEventListener("click", () =>
       listen(
         (heard) => {
@@ -529,26 +529,6 @@ function sendHost(op, params) {
 }
 
 // ------------------------------------------------------------------ screen
-
-async function keepAwake(on) {
-  if (!("wakeLock" in navigator)) return;
-  if (on && !page.wakeLock && document.visibilityState === "visible") {
-    page.wakeLock = "asking";
-    try {
-      const lock = await navigator.wakeLock.request("screen");
-      page.wakeLock = lock;
-      lock.addEventListener("release", () => {
-        if (page.wakeLock === lock) page.wakeLock = null;
-      });
-    } catch {
-      page.wakeLock = null; // refused (battery saver, no user gesture yet): carry on
-    }
-  } else if (!on && page.wakeLock && page.wakeLock !== "asking") {
-    const lock = page.wakeLock;
-    page.wakeLock = null;
-    lock.release().catch(() => {});
-  }
-}
 
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState !== "visible" || !page.link) return;
