@@ -8,15 +8,17 @@ comes from the per-deal averages (the games of one deal are not independent).
 
 from __future__ import annotations
 
+import argparse
 import math
 import statistics
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.registry import game_rules
-from services.bots.players import Player, make_player
+from engine.registry import GAME_MODULES, game_rules
+from services.bots.players import LEVELS, Player, make_player
 
 MAX_STEPS = 200_000
 
@@ -173,3 +175,29 @@ def run_arena(
         if progress is not None:
             progress(report)
     return report
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``gamenight arena`` options."""
+    parser.add_argument("--game", choices=sorted(GAME_MODULES), default="five-crowns")
+    parser.add_argument("--a", choices=LEVELS, default="hard", help="the level measured")
+    parser.add_argument("--b", choices=LEVELS, default="normal", help="its opponents' level")
+    parser.add_argument("--seats", type=int, default=2, help="players per game (a: one seat)")
+    parser.add_argument("--games", type=int, default=1000, help="at least this many games")
+    parser.add_argument("--seed", type=int, default=1, help="which deals (the same: same deals)")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    from services.simulate import parse_option
+
+    rules = game_rules(args.game)
+    if not rules.MIN_SEATS <= args.seats <= rules.MAX_SEATS or args.seats < 2:
+        print(f"gamenight arena: --seats must be 2..{rules.MAX_SEATS}", file=sys.stderr)
+        return 2
+    options = dict(parse_option(text) for text in args.option)
+    report = run_arena(args.game, args.a, args.b, args.seats, args.games, args.seed, options)
+    print("\n".join(report.lines()), flush=True)
+    return 0
