@@ -18,6 +18,8 @@ from __future__ import annotations
 import gc
 import logging
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Self
 
@@ -48,7 +50,9 @@ class TablesRunner:
         data: str | Path,
         owner: str = CLIENT_ID,
         check_messages: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.clock = clock  # the service's clock (away players' waits); tests pass their own
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
         self.data = Path(data)
         self.owner = owner
@@ -80,6 +84,7 @@ class TablesRunner:
             self.owner,
             self.check_messages,
             flush=self.client.flush,
+            clock=self.clock,
         )
         # Rebuild before connecting: intents queued in the broker arrive as soon as we
         # connect, and must find their tables. Their views go out once connected.
