@@ -52,7 +52,8 @@ def sample_state(view: Mapping[str, Any], chooser: random.Random) -> State:
         "hands": hands,
         "current_seat": view["current_seat"],
         "phase": phase,
-        "acted": False,
+        # Whether the seat already acted this turn is not shown; it only counts idle turns.
+        "acted": bool(view.get("extra_turn_due")),
         "kinged": bool(view.get("extra_turn_due")),
         "idle_turns": view["idle_turns"],
     }
