@@ -143,4 +143,3 @@ def _closeness(card: Card, wanted: Counter[Card]) -> int:
         if other.rank == card.rank or (other.suit == card.suit and abs(other.rank - card.rank) < 3):
             near += 1
     return near
-

@@ -22,7 +22,7 @@ from services.bots.five_crowns.common import (
     of_type,
 )
 from services.bots.five_crowns.memory import RoundMemory
-from services.bots.five_crowns.values import after_discard, expected_after_draw
+from services.bots.five_crowns.values import after_discard, stock_at_least_as_good
 
 
 class Player:
@@ -49,7 +49,7 @@ class Player:
         top = parse_card(view["discard_top"])
         taking = after_discard([*hand, top], wild_rank, banned_card(view))
         unseen = self.unseen(view)
-        return pile if taking < expected_after_draw(hand, wild_rank, unseen) else stock
+        return stock if stock_at_least_as_good(hand, wild_rank, unseen, taking) else pile
 
     def unseen(self, view: Mapping[str, Any]) -> Any:
         return self.memory.unseen(view)

@@ -4,13 +4,11 @@ and its expectation over the cards a draw from the stock could bring."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
-from engine.cards import JOKER, Card
-from engine.five_crowns.deck import card_penalty, is_wild
+from engine.cards import JOKER, KING, Card
+from engine.five_crowns.deck import LOWEST_RANK, card_penalty, is_wild
 from engine.five_crowns.melds import min_penalty, without_one
-
-RUN_REACH = 4  # the solver's runs span at most five ranks
 
 
 def after_discard(
@@ -54,14 +52,25 @@ def discard_ranking(
     return ranked
 
 
-def touches(card: Card, naturals: Sequence[Card], wild_rank: int) -> bool:
-    """Could ``card`` share a meld with one of ``naturals`` (or is it wild)?"""
+def can_meld(card: Card, hand: Sequence[Card], wild_rank: int) -> bool:
+    """Could ``card`` be part of some meld of ``hand`` plus ``card``? (Else it is a
+    leftover in every arrangement.) A book needs two more cards of its rank, naturals or
+    wilds; any run through the card holds three consecutive ranks through it, whose two
+    other places are naturals of its suit or wilds."""
     if is_wild(card, wild_rank):
         return True
-    return any(
-        other.rank == card.rank or (other.suit == card.suit and abs(other.rank - card.rank) <= 4)
-        for other in naturals
-    )
+    wilds = sum(1 for other in hand if is_wild(other, wild_rank))
+    naturals = [other for other in hand if not is_wild(other, wild_rank)]
+    if sum(1 for other in naturals if other.rank == card.rank) + wilds >= 2:
+        return True
+    ranks = {other.rank for other in naturals if other.suit == card.suit}
+    for low in range(card.rank - 2, card.rank + 1):
+        window = [rank for rank in range(low, low + 3) if rank != card.rank]
+        if low < LOWEST_RANK or low + 2 > KING:
+            continue
+        if sum(1 for rank in window if rank not in ranks) <= wilds:
+            return True
+    return False
 
 
 def canonical(card: Card, wild_rank: int) -> Card:
@@ -71,36 +80,69 @@ def canonical(card: Card, wild_rank: int) -> Card:
     return card
 
 
+def draw_values(
+    hand: Sequence[Card], wild_rank: int, unseen: Counter[Card]
+) -> tuple[int, Iterator[tuple[int, int]]]:
+    """``(keep, values)``: the hand's penalty now, and for each kind of card a stock draw
+    may bring, ``(copies, penalty after drawing it and throwing the best card)``, the
+    cheap ones first. Every value is at most ``keep`` (the drawn card can go back)."""
+    keep = min_penalty(hand, wild_rank)
+    kinds: Counter[Card] = Counter()
+    for card, copies in unseen.items():
+        kinds[canonical(card, wild_rank)] += copies
+
+    def values() -> Iterator[tuple[int, int]]:
+        swap = after_discard(hand, wild_rank) if hand else keep
+        costly = []
+        for card, copies in kinds.items():
+            if can_meld(card, hand, wild_rank):
+                costly.append((card, copies))
+            else:
+                yield copies, min(keep, swap + card_penalty(card, wild_rank))
+        for card, copies in costly:
+            drawn = [*hand, card]
+            whole = min_penalty(drawn, wild_rank)
+            if whole >= keep + card_penalty(card, wild_rank):  # it melds with nothing
+                yield copies, min(keep, swap + card_penalty(card, wild_rank))
+            else:
+                yield copies, after_discard(drawn, wild_rank, bound=keep, whole=whole)
+
+    return keep, values()
+
+
+def stock_at_least_as_good(
+    hand: Sequence[Card], wild_rank: int, unseen: Counter[Card], taking: int
+) -> bool:
+    """Is the expected penalty after a stock draw at most ``taking``? Stops as soon as
+    the part priced so far decides it (each value lies between 0 and the hand's now)."""
+    total = sum(unseen.values())
+    if not total:
+        return True
+    keep, values = draw_values(hand, wild_rank, unseen)
+    if keep <= taking:
+        return True
+    priced, left = 0, total
+    for copies, value in values:
+        priced += copies * value
+        left -= copies
+        if priced > taking * total:
+            return False
+        if priced + left * keep <= taking * total:
+            return True
+    return priced <= taking * total
+
+
 def expected_after_draw(hand: Sequence[Card], wild_rank: int, unseen: Counter[Card]) -> float:
     """The expected penalty after drawing from the stock (a card of ``unseen``, uniformly)
     and throwing the best card.
 
-    A drawn card no card in hand can meld with (and fewer than two wilds held), or one
-    the best arrangement leaves over, is either thrown back or kept as a leftover:
-    priced in closed form. Throwing the drawn card back is always possible, so the
-    search for a better discard starts from the hand's present penalty.
+    A drawn card that can be in no meld of the hand (``can_meld``), or one the best
+    arrangement leaves over, is either thrown back or kept as a leftover: priced in
+    closed form. Throwing the drawn card back is always possible, so the search for a
+    better discard starts from the hand's present penalty.
     """
     total = sum(unseen.values())
+    keep, values = draw_values(hand, wild_rank, unseen)
     if not total:
-        return float(min_penalty(hand, wild_rank))
-    naturals = [card for card in hand if not is_wild(card, wild_rank)]
-    lonely_ok = len(hand) - len(naturals) < 2
-    keep = min_penalty(hand, wild_rank)
-    swap = after_discard(hand, wild_rank) if hand else keep
-    kinds: Counter[Card] = Counter()
-    for card, copies in unseen.items():
-        kinds[canonical(card, wild_rank)] += copies
-    expected = 0.0
-    for card, copies in kinds.items():
-        lonely = keep, swap + card_penalty(card, wild_rank)
-        if lonely_ok and not touches(card, naturals, wild_rank):
-            value = min(lonely)
-        else:
-            drawn = [*hand, card]
-            whole = min_penalty(drawn, wild_rank)
-            if whole >= keep + card_penalty(card, wild_rank):  # it melds with nothing
-                value = min(lonely)
-            else:
-                value = after_discard(drawn, wild_rank, bound=keep, whole=whole)
-        expected += copies * value
-    return expected / total
+        return float(keep)
+    return sum(copies * value for copies, value in values) / total
