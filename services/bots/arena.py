@@ -188,6 +188,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
     )
+    parser.add_argument(
+        "--progress", type=int, default=0, metavar="N", help="print the figures every N deals"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -198,6 +201,13 @@ def main(args: argparse.Namespace) -> int:
         print(f"gamenight arena: --seats must be 2..{rules.MAX_SEATS}", file=sys.stderr)
         return 2
     options = dict(parse_option(text) for text in args.option)
-    report = run_arena(args.game, args.a, args.b, args.seats, args.games, args.seed, options)
+
+    def progress(report: ArenaReport) -> None:
+        if args.progress and len(report.deal_means()) % args.progress == 0:
+            print(*report.lines(), sep="\n", file=sys.stderr, flush=True)
+
+    report = run_arena(
+        args.game, args.a, args.b, args.seats, args.games, args.seed, options, progress=progress
+    )
     print("\n".join(report.lines()), flush=True)
     return 0
