@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -15,7 +15,7 @@ from services.cli import main as gamenight
 class Spy:
     """A normal player that writes down the first hand it is dealt and where it sat."""
 
-    log: list[tuple[str, str, int, tuple[str, ...]]] = []
+    log: ClassVar[list[tuple[str, str, int, tuple[str, ...]]]] = []
 
     def __init__(self, game: str, level: str, seed: int | str) -> None:
         self.inner = make_player(game, "normal", seed)

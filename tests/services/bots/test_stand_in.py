@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tables_clients import WAIT, LobbyClient, Phone
+from tables_clients import LobbyClient, Phone
 
 from protocol import topics
 from services.bots.players import make_player
