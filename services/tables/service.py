@@ -303,9 +303,7 @@ class TablesService:
         highest = max([*filled, minimum - 1])
         return [self._bot_entry(table, seat) for seat in range(highest + 1) if seat not in filled]
 
-    def _bot_entry(
-        self, table: Table, seat: int, level: str = DEFAULT_BOT_LEVEL
-    ) -> dict[str, Any]:
+    def _bot_entry(self, table: Table, seat: int, level: str = DEFAULT_BOT_LEVEL) -> dict[str, Any]:
         return {
             "kind": "join",
             "seat": seat,
