@@ -63,6 +63,12 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from services.bots.arena import main as arena_main
+
+    return arena_main(args)
+
+
 def _print_qr(url: str) -> None:
     import qrcode
 
@@ -148,6 +154,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--no-bots", action="store_true", help="no computer players")
     serve.set_defaults(handler=_serve)
+
+    from services.bots.arena import add_arguments
+
+    arena = commands.add_parser("arena", help="measure two computer-player levels")
+    add_arguments(arena)
+    arena.set_defaults(handler=_arena)
     return parser
 
 
