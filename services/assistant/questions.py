@@ -148,7 +148,7 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
     counts: Sequence[int] = state.get("hand_counts") or []
     seat = _named_seat(reading, names)
     me = _seat(state)
-    stock = reading.any("stock") or (
+    stock = reading.any("stock", "draw") or (
         reading.any("left") and not _me(reading) and seat is None and not reading.any("everyone")
     )
     if stock and seat is None:

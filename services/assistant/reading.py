@@ -171,6 +171,8 @@ def read(text: str, lang: str | None = None) -> Reading:
     negated = any(word in ("not", "dont", "nao", "niet", "never", "jamais") for word in words) or (
         "ne" in words and "pas" in words
     )
+    if any(a == "da" and b == "me" for a, b in zip(words, words[1:], strict=False)):
+        concepts.add("take")  # Portuguese "dá-me": give me (alone, "da" is "of the")
     if "pas" in words and ("ne" in words or "n" in words):
         concepts.discard("end_turn")  # French "ne ... pas": a negation, not Dutch "ik pas"
     return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated)

@@ -85,6 +85,11 @@ def _noise(reading: Reading, matches: list[Action]) -> bool:
     """A bare verb among words the assistant does not know: "pass the crisps"."""
     if any(card_of(action) or "pile" in action or "from" in action for action in matches):
         return False
+    return _mostly_unknown(reading)
+
+
+def _mostly_unknown(reading: Reading) -> bool:
+    """As many words the assistant does not know as words it knows."""
     known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
     unknown = sum(
         not is_known(word) and len(word) > 2 and word not in FILLERS for word in reading.words
@@ -149,6 +154,8 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
         verbs = verbs - {"discard"}  # "take the discard": the pile, not the verb
     elif "discard" in verbs and not reading.has("discard_pile"):
         verbs = verbs - {"take"}  # "get rid of the seven"
+    if kind == "play" and len(reading.cards) == 2:
+        verbs = verbs - {"take"}  # "the red ten gets the black nine"
     if ("go_out" in verbs) != (kind == "go_out"):
         return False  # going out is only ever said
     if verbs - ALLOWED_VERBS[kind]:
@@ -190,9 +197,30 @@ def _split_cards(cards: Sequence[CardSpec]) -> tuple[list[CardSpec], list[CardSp
     return sources, targets
 
 
+def _splits(cards: Sequence[CardSpec]) -> list[tuple[list[CardSpec], list[CardSpec]]]:
+    """The readings of two cards said with no "on" between: either may be the target
+    ("the red ten gets the black nine")."""
+    sources, targets = _split_cards(cards)
+    if len(cards) == 2 and not any(spec.onto for spec in cards):
+        return [(sources, targets), (targets, sources)]
+    return [(sources, targets)]
+
+
 def _fits_play(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
+    return any(
+        _fits_play_as(action, reading, state, sources, targets)
+        for sources, targets in _splits(reading.cards)
+    )
+
+
+def _fits_play_as(
+    action: Action,
+    reading: Reading,
+    state: Mapping[str, Any],
+    sources: list[CardSpec],
+    targets: list[CardSpec],
+) -> bool:
     piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
-    sources, targets = _split_cards(reading.cards)
     if len(sources) != 1 or not sources[0].matches(str(action["card"])):
         return False
     pile = str(action["pile"])
@@ -291,7 +319,7 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
         if not any(spec.matches(held, wild) for held in hand):
             return Refusal("card_not_held", {"card": spec.shown()})
         return Refusal("no_move_for_card", {"card": spec.shown()})
-    if reading.cards or reading.piles or verbs:
+    if reading.cards or reading.piles or (verbs and not _mostly_unknown(reading)):
         return Refusal("no_such_move")
     return Refusal("not_understood", {"text": text.strip()[:80]})
 

@@ -125,11 +125,12 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("trekken", "trek", "getrokken", "trok"),
     },
     "take": {
-        "en": ("take", "took", "taken", "grab", "get", "have", "want"),
-        "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux"),
+        "en": ("take", "took", "taken", "grab", "get", "have", "want", "give", "gimme"),
+        "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux",
+               "donne"),
         "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero",
                "fico"),
-        "nl": ("pakken", "pak", "nemen", "neem", "genomen", "wil"),
+        "nl": ("pakken", "pak", "nemen", "neem", "genomen", "wil", "geef"),
     },
     "discard": {
         "en": ("discard", "throw", "toss", "dump", "ditch", "rid"),
@@ -199,7 +200,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("wat", "welke", "welk"),
     },
     "how_many": {
-        "en": ("many", "much"),
+        "en": ("many", "much", "big", "size"),
         "fr": ("combien",),
         "pt": ("quantos", "quantas", "quanto", "quanta"),
         "nl": ("hoeveel",),
@@ -245,7 +246,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("score", "scores", "points", "point", "total", "standings", "winning", "win",
                "leading", "lead", "ahead", "losing", "scoreboard", "tally"),
         "fr": ("score", "points", "point", "total", "classement", "gagne", "gagner", "mene",
-               "tete", "perd"),
+               "tete", "perd", "devant"),
         "pt": ("placar", "pontos", "ponto", "pontuacao", "total", "ganhando", "ganhar",
                "vencendo", "frente", "liderando", "perdendo"),
         "nl": ("score", "punten", "punt", "stand", "totaal", "wint", "winnen", "voor",
