@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import psutil
 import pytest
 from websockets.exceptions import InvalidHandshake
 from websockets.sync.client import connect
@@ -134,6 +135,14 @@ def test_mosquitto_speaks_wss_with_our_certificate(
         login = ("web", credentials.password("web"))
         assert mqtt_over_websocket(url, trusting(files), login) == 0
         assert "certfile" in broker.config_file.read_text()
+        # Mosquitto 2.0.11 binds a WebSocket listener everywhere unless told the socket
+        # domain: the wss listener too must stay on loopback (read from the kernel's table).
+        bound = {
+            connection.laddr.ip
+            for connection in psutil.net_connections(kind="inet")
+            if connection.status == psutil.CONN_LISTEN and connection.laddr.port == broker.ws_port
+        }
+        assert bound == {"127.0.0.1"}
 
 
 def test_a_silent_connection_does_not_stall_the_https_server(tmp_path: Path) -> None:
