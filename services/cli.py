@@ -68,6 +68,18 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from clients.terminal.app import play
+
+    return play(args.server, args.table, args.name, args.lang)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from services.bots.arena import main as arena_main
+
+    return arena_main(args)
+
+
 def _print_qr(url: str) -> None:
     import qrcode
 
@@ -153,6 +165,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--no-bots", action="store_true", help="no computer players")
     serve.set_defaults(handler=_serve)
+
+    from clients.terminal.app import add_arguments as add_play_arguments
+
+    play = commands.add_parser("play", help="join a table from this terminal, as a phone does")
+    add_play_arguments(play)
+    play.set_defaults(handler=_play)
+
+    from services.bots.arena import add_arguments
+
+    arena = commands.add_parser("arena", help="measure two computer-player levels")
+    add_arguments(arena)
+    arena.set_defaults(handler=_arena)
     return parser
 
 

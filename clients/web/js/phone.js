@@ -4,7 +4,7 @@
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
 import { language, languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
-import { renderHostControls } from "./host.js";
+import { botTags, renderHostControls, standInTag } from "./host.js";
 import { cardElement, cardText, sortHand } from "./cards.js";
 import {
   allNames, answerText, errorText, eventText, gameModule, nameOf, setGame, setNames,
@@ -193,6 +193,15 @@ function onSeatView(view) {
 }
 
 function onReply(reply) {
+  if (page.hintAsked && reply.id === page.hintAsked.id) {
+    const asked = page.hintAsked;
+    page.hintAsked = null;
+    const action = reply.status === "ok" ? reply.data?.action : null;
+    if (!action) toast(reply.status === "error" ? errorText(reply.error) : t("ui.hint_none"));
+    else if (page.seatView?.seq === asked.seq) page.hint = { seq: asked.seq, action };
+    render();
+    return;
+  }
   if (page.saying && reply.id === page.saying) {
     page.saying = null;
     if (reply.status === "error") toast(errorText(reply.error));
@@ -244,6 +253,36 @@ function act(action) {
   page.selection = null;
   page.goOutMode = false;
   render();
+}
+
+/** "What should I play?": the normal computer player's choice for this seat, shown
+ * highlighted (its card, its pile, its button) until the view moves on. */
+function askHint() {
+  if (!page.link || !page.seatView) return;
+  page.hintAsked = { id: newId("q"), seq: page.seatView.seq };
+  page.link.publish(seatTopic("intent"), { v: 1, id: page.hintAsked.id, op: "hint" });
+}
+
+function hinted() {
+  const hint = page.hint;
+  return hint && page.seatView && hint.seq === page.seatView.seq ? hint.action : null;
+}
+
+/** Mark what the hint names: the card in hand, the pile, or the action's button. */
+function markHint() {
+  const action = hinted();
+  for (const marked of document.querySelectorAll(".hinted")) marked.classList.remove("hinted");
+  if (!action) return;
+  const card = action.card || action.discard;
+  if (card) {
+    const shown = [...$("hand").querySelectorAll("[data-card]")].find((node) => node.dataset.card === card);
+    shown?.classList.add("hinted");
+  }
+  for (const pile of [action.pile, action.from, action.to].filter(Boolean)) {
+    $("board").querySelector(`[data-pile="${pile}"]`)?.classList.add("hinted");
+  }
+  const kind = action.type === "draw" && action.source === "discard" ? "take" : action.type;
+  $("actions").querySelector(`[data-action="${kind}"]`)?.classList.add("hinted");
 }
 
 /** A typed or spoken line: the assistant turns it into this seat's move, or answers. */
@@ -366,6 +405,7 @@ function actionButtons(state) {
   if (legal.some((action) => action.type === "end_turn")) {
     add("end_turn", t("ui.end_turn"), () => act({ type: "end_turn" }), !draw);
   }
+  if (legal.length) add("hint", t("ui.hint_ask"), askHint);
   return buttons;
 }
 
@@ -442,8 +482,11 @@ function renderPlay(view, table) {
       .map((name, seat) => ({ name, seat }))
       .filter(({ seat }) => seat !== view.seat)
       .map(({ name, seat }) => {
+        const player = table?.players.find((p) => p.seat === seat);
         const chip = el("div", { class: "player-chip", role: "listitem" }, [
           el("span", { class: "name", text: name }),
+          ...(player ? botTags(player) : []),
+          player ? standInTag(player) : null,
           el("span", { class: "mini-back", "aria-hidden": "true" }),
           el("span", { class: "stat", text: t("ui.n_cards", { count: state.hand_counts[seat] }) }),
         ]);
@@ -469,6 +512,7 @@ function renderPlay(view, table) {
   });
   $("actions").replaceChildren(...(mine ? actionButtons(state) : []));
   renderHand(state);
+  markHint();
   page.shownState = state;
 }
 
@@ -485,6 +529,7 @@ function renderWaiting(view, table) {
       el("div", { class: `player-chip${player.online ? " online" : ""}`, role: "listitem" }, [
         el("span", { class: "dot", "aria-hidden": "true" }),
         el("span", { class: "name", text: player.name }),
+        ...botTags(player),
       ]),
     ),
   );

@@ -5,7 +5,7 @@
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
 import { languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
-import { hostControlsKey, renderHostControls } from "./host.js";
+import { botTags, hostControlsKey, renderHostControls, standInTag } from "./host.js";
 import { allNames, errorText, eventText, gameModule, nameOf, optionLines, setGame, setNames } from "./table.js";
 import { say, speechToggle } from "./speech.js";
 import { fetchNetwork, renderNetworkNotices } from "./notices.js";
@@ -64,7 +64,8 @@ function playerChips(view, module) {
       el("span", { class: "name", text: player.name }),
       state.dealer === player.seat ? el("span", { class: "badge dealer", text: "D", title: t("ui.dealer") }) : null,
       player.host ? el("span", { class: "badge", text: "♛", title: t("ui.host") }) : null,
-      player.bot ? el("span", { class: "badge", text: "⚙", title: t("ui.bot") }) : null,
+      ...botTags(player),
+      standInTag(player),
       ...stats,
     ]);
     chip.classList.toggle("online", player.online);
