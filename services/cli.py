@@ -54,9 +54,10 @@ def _serve(args: argparse.Namespace) -> int:
         if loopback_notice(tv_url) is not None:
             scheme = "https" if settings.https else "http"
             print(f"{bar}\n{loopback_warning(stack.web.port, scheme)}\n{bar}", file=sys.stderr)
-        listeners = {"the web service": f"{args.host} --host"}
+        listeners = {"the web service": f"{args.host} --host 0.0.0.0"}
         if args.broker is None:
-            listeners["the broker's WebSocket"] = f"{args.ws.rpartition(':')[0]} --ws"
+            ws_host, _, ws_port = args.ws.rpartition(":")
+            listeners["the broker's WebSocket"] = f"{ws_host} --ws 0.0.0.0:{ws_port}"
         for warning in listen_warnings(listeners, urlsplit(tv_url).hostname or ""):
             print(f"{bar}\n{warning}\n{bar}", file=sys.stderr)
         if stack.certificate is not None:

@@ -191,7 +191,7 @@ def listen_warnings(listeners: dict[str, str], public_host: str) -> list[str]:
     """Warnings for listeners bound to loopback while the QR code sends phones elsewhere.
 
     ``listeners`` maps what listens ("the web service") to its host and the option that
-    moves it (``"127.0.0.1 --host"``).
+    opens it (``"127.0.0.1 --host 0.0.0.0"``).
     """
     if _is_loopback_host(public_host):
         return []  # the loopback warning says it all
@@ -201,6 +201,6 @@ def listen_warnings(listeners: dict[str, str], public_host: str) -> list[str]:
         if _is_loopback_host(host):
             warnings.append(
                 f"WARNING: phones cannot reach {what}: it listens on {host} only"
-                f" ({option} 0.0.0.0 opens it to the home network)"
+                f" ({option} opens it to the home network)"
             )
     return warnings
