@@ -201,7 +201,7 @@ def _splits(cards: Sequence[CardSpec]) -> list[tuple[list[CardSpec], list[CardSp
     """The readings of two cards said with no "on" between: either may be the target
     ("the red ten gets the black nine")."""
     sources, targets = _split_cards(cards)
-    if len(cards) == 2 and not any(spec.onto for spec in cards):
+    if len(cards) == 2 and not any(spec.onto or spec.rank is None for spec in cards):
         return [(sources, targets), (targets, sources)]
     return [(sources, targets)]
 
@@ -221,6 +221,8 @@ def _fits_play_as(
     targets: list[CardSpec],
 ) -> bool:
     piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
+    if sources and _vague(sources[0]) and not reading.concepts & VERBS:
+        return False  # "♥♠" alone names no card to play
     if len(sources) != 1 or not sources[0].matches(str(action["card"])):
         return False
     pile = str(action["pile"])
@@ -230,6 +232,11 @@ def _fits_play_as(
         return False
     top = _top(piles, pile)
     return all(top is not None and spec.matches(top) for spec in targets)
+
+
+def _vague(spec: CardSpec) -> bool:
+    """Only a suit or a colour: a card to play only when a verb says so."""
+    return spec.rank is None and not spec.joker and not spec.wild
 
 
 def _fits_move(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
@@ -276,6 +283,8 @@ def _fits_discard(
     if not reading.cards:
         return action["type"] == "go_out" and "go_out" in verbs
     if len(reading.cards) != 1 or card is None:
+        return False
+    if _vague(reading.cards[0]) and not verbs:
         return False
     return reading.cards[0].matches(card, wild_rank if isinstance(wild_rank, int) else None)
 
