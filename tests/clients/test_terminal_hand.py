@@ -106,7 +106,7 @@ def test_two_terminals_play_and_ask_in_their_languages(stack: Stack) -> None:
             ben.wait_for(lambda shown: en["ui.waiting_start"] in shown)
             ana.type("/start")
             hand_fr = fr["ui.your_hand"]
-            ana.wait_for(lambda shown: f"{hand_fr}: " in shown and "N: " in shown)
+            ana.wait_for(lambda shown: f"{hand_fr}\u00a0: " in shown and "N: " in shown)
             ben.wait_for(lambda shown: f"{en['ui.your_hand']}: " in shown)
             draw_fr = fr["ui.your_turn"].replace("{phase}", fr["phase.draw"])
             mover_is_ana = draw_fr in ana.screen()
