@@ -139,7 +139,11 @@ def _counted(code: str, count: int, **params: Any) -> Answer:
 
 
 def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if not reading.any("how_many") or not reading.any("card", "left", "stock"):
+    if not reading.any("how_many"):
+        return None
+    if not reading.any("card", "left", "stock") and not (
+        reading.any("have") and _named_seat(reading, names) is not None
+    ):
         return None
     if reading.any("value") or (reading.any("score") and not reading.any("card")):
         return None

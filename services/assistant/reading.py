@@ -8,6 +8,7 @@ direction, as a corner or empty spot, or (in ``understand``) by its top card.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -171,7 +172,7 @@ def read(text: str, lang: str | None = None) -> Reading:
     negated = any(word in ("not", "dont", "nao", "niet", "never", "jamais") for word in words) or (
         "ne" in words and "pas" in words
     )
-    if any(a == "da" and b == "me" for a, b in zip(words, words[1:], strict=False)):
+    if any(a == "da" and b == "me" for a, b in itertools.pairwise(words)):
         concepts.add("take")  # Portuguese "dá-me": give me (alone, "da" is "of the")
     if "pas" in words and ("ne" in words or "n" in words):
         concepts.discard("end_turn")  # French "ne ... pas": a negation, not Dutch "ik pas"
@@ -303,8 +304,10 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
         suit, colour, taken = _suit_and_colour(words, index, used)
         if word in WEAK_RANKS and suit is None and colour is None:
             continue
-        if rank < 0:  # a rank heard only by its sound: "for of clubs", "cette de pique"
-            if suit is None or not _suit_follows(words, index):
+        if rank < 0:  # a rank heard only by its sound: "for of clubs", "schoppen zeeven"
+            # Only one of the two by its sound: the suit must be a word we know.
+            before = index - 1 in taken and words[index - 1] in SUIT_WORDS
+            if suit is None or not (_suit_follows(words, index) or before):
                 continue
             rank = -rank
         used.add(index)
@@ -320,11 +323,18 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
     return tuple(cards)
 
 
+_CARD_OR_PILE = frozenset(
+    {*SUIT_WORDS, *COLOUR_WORDS, *JOKER_WORDS, *WILD_WORDS, *VERTICAL, *HORIZONTAL,
+     *CORNER_WORDS}
+)  # fmt: skip
+_ACTION_CONCEPTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+
+
 def _suit_follows(words: list[str], index: int) -> bool:
     """A connector and then a suit word (or its sound) right after ``index``."""
     if index + 2 >= len(words) or words[index + 1] not in CONNECTORS:
         return False
-    return SUIT_SOUNDS.closest(words[index + 2]) is not None
+    return words[index + 2] in SUIT_WORDS
 
 
 def _next_is_card(words: list[str], index: int) -> bool:
@@ -348,8 +358,10 @@ def _rank_of(words: list[str], index: int) -> int | None:
         if 1 <= value <= 13 and not (index + 1 < len(words) and words[index + 1] == "cards"):
             return value
         return None
-    if word in CONNECTORS or (word not in FILLERS and not _unknown(word)):
-        return None  # a filler may be a slip here ("for of clubs"): a suit must follow
+    if word in CONNECTORS or word in ONTO or word in FROM or word in _CARD_OR_PILE:
+        return None
+    if concepts_of(word) & _ACTION_CONCEPTS:
+        return None  # any other word may be a slip here ("for of clubs"): a suit must follow
     heard = RANK_SOUNDS.closest(word) if len(word) >= 2 else None
     return -heard if heard else None
 

@@ -148,7 +148,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("end", "done", "pass", "finish", "stop"),
         "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin"),
         "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim"),
-        "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "beeindigen"),
+        "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
+               "beeindigen", "afgelopen"),
     },
     "move": {
         "en": ("move", "shift", "slide", "transfer"),
@@ -159,8 +160,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "play": {
         "en": ("play", "put", "place", "lay", "drop", "stick", "go"),
         "fr": ("jouer", "joue", "poser", "pose", "mettre", "mets", "placer", "va"),
-        "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "botar", "meter", "vai"),
-        "nl": ("spelen", "speel", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat"),
+        "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "botar", "meter", "vai",
+               "baixar", "baixo"),
+        "nl": ("spelen", "speel", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat",
+               "neerleggen"),
     },
     "card": {
         "en": ("card",), "fr": ("carte",), "pt": ("carta",), "nl": ("kaart", "kaarten"),
@@ -292,7 +295,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "mean": {
         "en": ("mean", "means", "meaning", "explain", "rule", "rules"),
         "fr": ("signifie", "veut", "dire", "explique", "regle", "regles"),
-        "pt": ("significa", "quer", "dizer", "explica", "regra", "regras"),
+        "pt": ("significa", "dizer", "explica", "regra", "regras"),
         "nl": ("betekent", "betekenis", "uitleg", "regel", "regels"),
     },
     "meld": {
@@ -321,7 +324,8 @@ FILLERS = frozenset(
      "euh", "donc", "bah", "oui", "os", "uma", "com", "entao", "ja", "bem", "sim", "het",
      "en", "met", "voor", "nou", "dan", "maar", "even", "eh", "oke", "hop", "allez", "ben",
      "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
-     "are", "was", "suis", "sou", "estou", "vou", "going", "gonna"}
+     "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
+     "vais", "allons", "vamos", "gaan", "want", "wanna"}
 )  # fmt: skip
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine.playout import random_playout
 from engine.registry import game_rules
-from services.assistant.hint import suggest
+from services.assistant.hint import simple_suggestion, suggest
 from services.assistant.respond import respond
 from services.web.settings import DEFAULT_CLIENT_DIR
 
@@ -218,3 +218,5 @@ def test_the_hint_is_always_one_legal_move(game: str, seats: int, seed: int) -> 
         if seat is not None:
             view = step.state.view_for(seat)
             assert suggest(view) in view["legal_actions"]
+            # The rule kept for a game without a computer player: legal too.
+            assert simple_suggestion(view, view["legal_actions"]) in view["legal_actions"]
