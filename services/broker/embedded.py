@@ -326,7 +326,7 @@ class GameNightBroker(Broker):  # type: ignore[misc]
 
 CERTIFICATE_ACCEPTED = (
     "Game Night: this computer's certificate is accepted. Go back to the game.\n"
-    "Soirée jeux : le certificat de cet ordinateur est accepté. Retournez au jeu.\n"
+    "Soirée jeux : le certificat de cet ordinateur est accepté. Retourne au jeu.\n"
     "Noite de jogos: o certificado deste computador foi aceite. Volte ao jogo.\n"
     "Spelavond: het certificaat van deze computer is geaccepteerd. Ga terug naar het spel.\n"
 )
