@@ -228,6 +228,57 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     return Answer("turn", {"seat": current})
 
 
+def _holding(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """ "Do I have the queen of spades?": yes or no, about the asker's own hand."""
+    if not (reading.question and _me(reading) and reading.any("have") and reading.cards):
+        return None
+    acts = reading.any("draw", "discard", "move", "end_turn", "go_out", "play")
+    if reading.any("how_many", "value", "can", "where") or len(reading.cards) != 1 or acts:
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    spec = reading.cards[0]
+    wild = state.get("wild_rank")
+    held = [
+        card
+        for card in state.get("hand") or []
+        if spec.matches(card, wild if isinstance(wild, int) else None)
+    ]
+    if held:
+        return Answer("holding_yes", {"cards": sorted(set(held))})
+    return Answer("holding_no", {"card": spec.shown()})
+
+
+def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """ "What round is it?" """
+    if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
+        return None
+    if reading.any("end_turn", "when", "how", "score", "last", "card", "hand") or reading.cards:
+        return None
+    if WILD_WORDS & set(reading.words):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    return Answer("round_is", {"round": state.get("round")})
+
+
+def _where(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """ "Where can the seven go?": the piles it fits, nothing played."""
+    if not (reading.any("where") and reading.question and len(reading.cards) == 1):
+        return None
+    if reading.piles or state is None:
+        return None
+    spec = reading.cards[0]
+    legal: Sequence[dict[str, Any]] = state.get("legal_actions") or []
+    fitting = [a for a in legal if a["type"] == "play" and spec.matches(str(a["card"]))]
+    cards = sorted({str(a["card"]) for a in fitting})
+    if len(cards) == 1:
+        return Answer("legal_yes_piles", {"card": cards[0], "piles": [a["pile"] for a in fitting]})
+    if cards:
+        return Refusal("which_card", {"cards": cards})
+    return Answer("legal_no")
+
+
 def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     acts = reading.any("draw", "discard", "move", "end_turn", "go_out")
     if reading.any("how_many", "score", "value", "turn") or reading.cards or acts:
@@ -253,7 +304,8 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 def _standings(
     reading: Reading, state: State | None, names: Mapping[int, str]
 ) -> Understood | None:
-    if not reading.any("score") or (reading.any("value", "how") and reading.cards):
+    fewest = reading.has("who", "fewest") and reading.any("card")
+    if not (reading.any("score") or fewest) or (reading.any("value", "how") and reading.cards):
         return None
     if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
         return None  # "how do points work?" is a rule
@@ -263,7 +315,7 @@ def _standings(
     scores: Sequence[int] = state.get("scores") or []
     counts: Sequence[int] = state.get("hand_counts") or []
     scored = state.get("game") == CROWNS or bool((state.get("options") or {}).get("session"))
-    if not scored or not scores:
+    if not scored or not scores or fewest:
         if not counts or (_me(reading) and not reading.any("who")):
             return Answer("no_scores")
         fewest = min(counts)
@@ -274,6 +326,9 @@ def _standings(
             return Answer("leader_cards_tied", {"seats": leaders, "count": fewest})
         return Answer("leader_cards", {"seat": leaders[0], "count": fewest})
     own = scores[me] if me is not None and me < len(scores) else None
+    named = _named_seat(reading, names)
+    if named is not None and named != me and 0 <= named < len(scores) and not reading.any("who"):
+        return Answer("score_of", {"seat": named, "points": scores[named]})
     if _me(reading) and not reading.any("who") and own is not None:
         return Answer("my_total", {"points": own})
     best = min(scores)
@@ -302,8 +357,8 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
-    if reading.any("meld"):
-        return None  # "what counts as a book?" is a rule
+    if reading.any("meld") or _named_seat(reading, names) is not None:
+        return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
     if not priced or (reading.any("me", "who") and not reading.cards):
         return None
     if state is None:
@@ -435,6 +490,9 @@ Question = Callable[[Reading, State | None, Mapping[int, str]], Understood | Non
 _QUESTIONS: tuple[Question, ...] = (
     _hint,
     _help,
+    _holding,
+    _where,
+    _round,
     _counts,
     _value,
     _wild,

@@ -116,6 +116,10 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
             kind = "draw_discard"
         params = {key: value for key, value in action.items() if key not in ("type", "source")}
         return Answer(f"legal_yes_{kind}", params)
+    cards = {card_of(action) for action in matches}
+    if len(cards) == 1 and all(action["type"] == "play" for action in matches):
+        card = str(matches[0]["card"])
+        return Answer("legal_yes_piles", {"card": card, "piles": [a["pile"] for a in matches]})
     if matches:
         return _which(matches)
     return Answer("legal_no")

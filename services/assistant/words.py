@@ -208,6 +208,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "pt": ("quantos", "quantas", "quanto", "quanta"),
         "nl": ("hoeveel",),
     },
+    "where": {"en": ("where",), "fr": ("ou",), "pt": ("onde",),
+              "nl": ("waar", "waarheen", "waarop")},
+    "fewest": {"en": ("fewest", "least", "lowest", "smallest"), "fr": ("moins",),
+               "pt": ("menos",), "nl": ("minste", "minst", "laagste")},
     "when": {"en": ("when",), "fr": ("quand",), "pt": ("quando",), "nl": ("wanneer",)},
     "how": {"en": ("how",), "fr": ("comment",), "pt": ("como",), "nl": ("hoe",)},
     "can": {
@@ -259,10 +263,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("worth", "value", "cost", "costs", "count"),
         "fr": ("vaut", "valeur", "valent", "coute", "compte"),
         "pt": ("vale", "valem", "valor", "custa", "conta"),
-        "nl": ("waard", "waarde", "telt", "kost"),
+        "nl": ("waard", "telt", "kost"),  # not "waarde": its stem is "waar", "where"
     },
     "round": {"en": ("round", "hand", "game"), "fr": ("manche", "partie", "tour"),
-              "pt": ("rodada", "ronda", "partida", "mao", "jogo"),
+              "pt": ("rodada", "ronda", "partida"),
               "nl": ("ronde", "spel", "potje")},
     "hand": {"en": ("hand",), "fr": ("main", "jeu"), "pt": ("mao",), "nl": ("hand",)},
     "have": {
