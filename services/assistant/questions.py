@@ -304,8 +304,8 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 def _standings(
     reading: Reading, state: State | None, names: Mapping[int, str]
 ) -> Understood | None:
-    fewest = reading.has("who", "fewest") and reading.any("card")
-    if not (reading.any("score") or fewest) or (reading.any("value", "how") and reading.cards):
+    by_cards = reading.has("who", "fewest") and reading.any("card")
+    if not (reading.any("score") or by_cards) or (reading.any("value", "how") and reading.cards):
         return None
     if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
         return None  # "how do points work?" is a rule
@@ -315,7 +315,7 @@ def _standings(
     scores: Sequence[int] = state.get("scores") or []
     counts: Sequence[int] = state.get("hand_counts") or []
     scored = state.get("game") == CROWNS or bool((state.get("options") or {}).get("session"))
-    if not scored or not scores or fewest:
+    if not scored or not scores or by_cards:
         if not counts or (_me(reading) and not reading.any("who")):
             return Answer("no_scores")
         fewest = min(counts)
