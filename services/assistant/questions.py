@@ -60,8 +60,10 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 
 def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    asked = reading.any("hint") or (
-        reading.has("should") and (reading.any("what", "play", "move") or _acts(reading))
+    asked = (
+        reading.any("hint")
+        or (reading.has("help", "what") and reading.any("play"))
+        or (reading.has("should") and (reading.any("what", "play", "move") or _acts(reading)))
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
@@ -211,7 +213,7 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.question
         and len(reading.words) <= 4
         and _me(reading)
-        and reading.words[0] in ("is", "am", "c", "sou", "e", "ben", "moi", "me")
+        and reading.words[0] in ("is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must")
         and not reading.piles
     )
     if not (whose or plays or short or me_now):
@@ -444,6 +446,8 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.any("empty") and reading.any("side", "pile") and not specific:
         return "empty_side"
+    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
+        return "turn"
     if (
         reading.any("round")
         and reading.any("end_turn", "when", "score")
@@ -474,6 +478,8 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "melds"
     if reading.any("last") and reading.any("turn", "round"):
         return "last_turn"
+    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
+        return "turn"
     if reading.any("round") and reading.any("end_turn", "when") and reading.any("when", "how"):
         return "round_end"
     if reading.any("discard") and reading.any("take", "draw") and reading.any("can"):

@@ -169,9 +169,13 @@ def read(text: str, lang: str | None = None) -> Reading:
     cards = _cards(words, pile_at)
     stripped = text.strip()
     question = stripped.endswith("?") or (bool(words) and words[0] in QUESTION_STARTS)
-    negated = any(word in ("not", "dont", "nao", "niet", "never", "jamais") for word in words) or (
-        "ne" in words and "pas" in words
-    )
+    negated = _negated(words)
+    if ("est", "tout") in set(itertools.pairwise(words)):
+        concepts.add("end_turn")  # "c'est tout", that's all
+    if "play" in concepts and {"everything", "all", "tout", "tudo", "alles"} & set(words):
+        concepts.add("go_out")  # "I lay everything down", "je pose tout"
+    if ("lay", "down") in set(itertools.pairwise(words)) and "discard" in concepts:
+        concepts.add("go_out")  # "lay down, discard the king"
     if any(a == "da" and b == "me" for a, b in itertools.pairwise(words)):
         concepts.add("take")  # Portuguese "dá-me": give me (alone, "da" is "of the")
     if "pas" in words and ("ne" in words or "n" in words):
@@ -183,6 +187,20 @@ ARTICLES = frozenset(
     {"the", "le", "la", "l", "les", "o", "os", "as", "het", "that", "this", "ce", "cette",
      "top", "pile", "tas", "stapel", "pilha", "monte", "corner", "coin", "canto", "hoek"}
 )  # fmt: skip
+
+
+_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
+_ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+
+
+def _negated(words: list[str]) -> bool:
+    """A negation right before an action word: "don't draw", "ne pioche pas", "niet trekken"."""
+    for index, word in enumerate(words):
+        if word in _NEGATIONS:
+            after = words[index + 1 : index + 3]
+            if any(concepts_of(later) & _ACTS for later in after):
+                return True
+    return False
 
 
 def _role(words: list[str], index: int) -> tuple[bool, bool]:

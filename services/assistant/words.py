@@ -130,7 +130,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "donne"),
         "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero",
                "fico"),
-        "nl": ("pakken", "pak", "nemen", "neem", "genomen", "wil", "geef"),
+        "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
     },
     "discard": {
         "en": ("discard", "throw", "toss", "dump", "ditch", "rid"),
@@ -145,10 +145,11 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("uitgaan", "uit"),
     },
     "end_turn": {
-        "en": ("end", "done", "pass", "finish", "stop"),
-        "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin"),
-        "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim"),
+        "en": ("end", "done", "pass", "finish", "stop", "nothing"),
+        "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien"),
+        "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
+               "niks", "niets",
                "beeindigen", "afgelopen"),
     },
     "move": {
@@ -243,8 +244,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "nl": ("beurt", "volgende", "wachten")},
     "show": {"en": ("show", "tell", "list", "see"), "fr": ("montre", "dis", "voir", "affiche"),
              "pt": ("mostra", "diz", "ver", "mostrar"), "nl": ("toon", "laat", "zien", "zeg")},
-    "works": {"en": ("work", "works", "counted", "calculated", "scored"),
-              "fr": ("marche", "fonctionne", "compte", "calcule"),
+    "works": {"en": ("work", "works", "counted", "calculated"),
+              "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
               "pt": ("funciona", "conta", "contam", "calcula", "contar"),
               "nl": ("werkt", "telt", "geteld", "berekend", "tellen")},
     "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
@@ -368,6 +369,10 @@ def stems(word: str) -> tuple[str, ...]:
     return tuple(_STEMMERS[lang].stemWord(word) for lang in LANGUAGES)
 
 
+# Forms compared as written only: their stems are other words' ("wil" and "wilde").
+_EXACT_ONLY = frozenset({"wil"})
+
+
 def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozenset[str]], ...]]:
     exact: dict[str, set[str]] = {}
     by_stem: list[dict[str, set[str]]] = [{} for _ in LANGUAGES]
@@ -376,7 +381,7 @@ def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozens
             for form in per_language.get(lang, ()):
                 exact.setdefault(form, set()).add(concept)
                 stem = _STEMMERS[lang].stemWord(form)
-                if len(stem) >= 3:  # short stems would catch unrelated words
+                if len(stem) >= 3 and form not in _EXACT_ONLY:  # short stems catch too much
                     by_stem[index].setdefault(stem, set()).add(concept)
     return (
         {form: frozenset(found) for form, found in exact.items()},
