@@ -141,8 +141,8 @@ def _counted(code: str, count: int, **params: Any) -> Answer:
 
 
 def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if not reading.any("how_many"):
-        return None
+    if not reading.any("how_many") or reading.any("meld"):
+        return None  # "how many cards in a run?" is a rule
     if not reading.any("card", "left", "stock") and not (
         reading.any("have") and _named_seat(reading, names) is not None
     ):
@@ -216,6 +216,8 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         and reading.words[0] in ("is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must")
         and not reading.piles
     )
+    if reading.any("corner", "side", "pile", "empty"):
+        return None  # "qu'est-ce qui va dans les coins ?" is a rule
     if not (whose or plays or short or me_now):
         return None
     if reading.any("when", "how", "mean", "end_turn"):
@@ -290,7 +292,7 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         or (
             reading.any("card") and (reading.any("what", "have", "show") or len(reading.words) <= 3)
         )
-        or (reading.has("what", "have") and reading.question)
+        or (reading.has("what", "have") and (reading.question or reading.any("show")))
     )
     if not mine:
         return None

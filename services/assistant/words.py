@@ -147,7 +147,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "end_turn": {
         "en": ("end", "done", "pass", "finish", "stop", "nothing"),
         "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien"),
-        "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada"),
+        "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada",
+               "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
                "niks", "niets",
                "beeindigen", "afgelopen"),
@@ -242,8 +243,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "turn": {"en": ("turn", "go", "next", "waiting"), "fr": ("tour", "suivant", "attend"),
              "pt": ("vez", "turno", "proximo", "espera"),
              "nl": ("beurt", "volgende", "wachten")},
-    "show": {"en": ("show", "tell", "list", "see"), "fr": ("montre", "dis", "voir", "affiche"),
-             "pt": ("mostra", "diz", "ver", "mostrar"), "nl": ("toon", "laat", "zien", "zeg")},
+    "show": {"en": ("show", "tell", "list", "see", "remind"),
+             "fr": ("montre", "dis", "voir", "affiche", "rappelle"),
+             "pt": ("mostra", "diz", "ver", "mostrar", "lembra"),
+             "nl": ("toon", "laat", "zien", "zeg", "herinner")},
     "works": {"en": ("work", "works", "counted", "calculated"),
               "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
               "pt": ("funciona", "conta", "contam", "calcula", "contar"),
@@ -330,7 +333,8 @@ FILLERS = frozenset(
      "en", "met", "voor", "nou", "dan", "maar", "even", "eh", "oke", "hop", "allez", "ben",
      "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
-     "vais", "allons", "vamos", "gaan", "want", "wanna"}
+     "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "por", "favor",
+     "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij"}
 )  # fmt: skip
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
