@@ -3,7 +3,9 @@
 Chromium maps the name ``gamenight.test`` to 127.0.0.1 (``--host-resolver-rules``), so
 the pages run under a non-loopback host name while every byte stays on loopback: the
 broker's WebSocket address is built from that name too. The fixtures mirror
-``conftest.py``'s ``chromium`` and ``open_page`` (which load from 127.0.0.1).
+``conftest.py``'s ``chromium`` and ``open_page`` (which load from 127.0.0.1); a test
+module takes them with ``from browser_lan_launch import lan_chromium_fixture,
+lan_page_fixture``.
 """
 
 from __future__ import annotations
@@ -40,8 +42,8 @@ def lan_url(stack: Any) -> str:
     return f"http://{LAN_HOST}:{port}"
 
 
-@pytest.fixture(scope="session")
-def lan_chromium() -> Iterator[Any]:
+@pytest.fixture(scope="session", name="lan_chromium")
+def lan_chromium_fixture() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is not installed")
     from playwright.sync_api import sync_playwright
@@ -57,8 +59,8 @@ def lan_chromium() -> Iterator[Any]:
             browser.close()
 
 
-@pytest.fixture
-def lan_page(lan_chromium: Any, game_stack: Any) -> Iterator[Callable[..., Any]]:
+@pytest.fixture(name="lan_page")
+def lan_page_fixture(lan_chromium: Any, game_stack: Any) -> Iterator[Callable[..., Any]]:
     """``lan_page(kind, path, lang=..., label=...)``: a fresh context on gamenight.test.
 
     Console errors and uncaught exceptions of every page fail the test at teardown.

@@ -6,82 +6,18 @@ shown on every screen, no session figures when no session is played.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_lan_launch import lan_chromium, lan_page  # noqa: F401  (fixtures)
-from browser_play import crowns_step, is_my_turn, join, kings_step, table_code
-
-from services.web.settings import DEFAULT_CLIENT_DIR
+from browser_lan_launch import lan_chromium_fixture, lan_page_fixture  # noqa: F401
+from browser_play import crowns_step, is_my_turn, kings_step
+from browser_polish import box, line_count, seated, start, words
 
 pytestmark = pytest.mark.browser
 GOLD = "rgb(242, 193, 78)"
 LONG_NAMES = ("Marie-Charlotte Dupont", "Jean-Baptiste Lefèvre")
-
-
-def words(lang: str) -> dict[str, str]:
-    loaded: dict[str, str] = json.loads(
-        (DEFAULT_CLIENT_DIR / "i18n" / f"{lang}.json").read_text("utf-8")
-    )
-    return loaded
-
-
-def seated(
-    lan_page: Callable[..., Any],
-    names: tuple[str, ...] = ("Ana", "Bob"),
-    *,
-    tv_lang: str = "en",
-    game: str = "kings-corner",
-) -> tuple[Any, list[Any]]:
-    """A TV (in ``tv_lang``) with ``game`` chosen and a phone seated per name."""
-    tv = lan_page("tv", "/", label="tv", lang=tv_lang)
-    code = table_code(tv)
-    if game == "five-crowns":
-        tv.click("#lobby-controls .game-choice:nth-child(2)")
-        tv.wait_for_selector("#lobby-controls .game-choice:nth-child(2)[aria-pressed=true]")
-    phones = []
-    for name in names:
-        phone = lan_page("phone", f"/join/{code}", label=name)
-        join(phone, name)
-        phones.append(phone)
-    tv.wait_for_function(
-        f"() => document.querySelectorAll('#lobby-controls .player-row').length === {len(names)}"
-    )
-    return tv, phones
-
-
-def start(tv: Any, phones: list[Any]) -> None:
-    tv.click("#lobby-controls [data-op=start]")
-    for phone in phones:
-        phone.wait_for_selector("#play:not([hidden]) #hand .card")
-    tv.wait_for_selector("#players .player-chip.turn")
-
-
-def box(page: Any, selector: str) -> dict[str, float]:
-    found: dict[str, float] = page.eval_on_selector(
-        selector,
-        "e => { const r = e.getBoundingClientRect();"
-        " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,"
-        " height: r.height, width: r.width}; }",
-    )
-    return found
-
-
-def line_count(page: Any, selector: str) -> list[float]:
-    """For each element: its height in lines of its own text (1.0 = one line)."""
-    counts: list[float] = page.eval_on_selector_all(
-        selector,
-        """els => els.map(e => {
-          const style = getComputedStyle(e);
-          const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
-          const inner = e.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-          return inner / line;
-        })""",
-    )
-    return counts
 
 
 def test_the_newest_log_line_is_always_in_view(
@@ -138,9 +74,14 @@ def test_whose_turn_it_is_reads_from_across_the_room(
     )
     assert turn[0] == GOLD and other != GOLD
     assert turn[1].startswith("▶")
-    turn_box, other_box = box(tv, "#players .player-chip.turn"), box(tv, "#players .player-chip:not(.turn)")
+    turn_box, other_box = (
+        box(tv, "#players .player-chip.turn"),
+        box(tv, "#players .player-chip:not(.turn)"),
+    )
     assert turn_box["height"] > other_box["height"] * 1.08  # drawn bigger
-    headline = tv.eval_on_selector("#headline .turn-name", "e => getComputedStyle(e).backgroundColor")
+    headline = tv.eval_on_selector(
+        "#headline .turn-name", "e => getComputedStyle(e).backgroundColor"
+    )
     assert headline == GOLD
     tv.screenshot(path=str(artefacts / "polish_tv_turn.png"))
 
@@ -148,14 +89,18 @@ def test_whose_turn_it_is_reads_from_across_the_room(
 def test_changing_the_tv_language_rewords_the_old_log_lines(lan_page: Callable[..., Any]) -> None:
     tv, phones = seated(lan_page)
     start(tv, phones)
-    tv.wait_for_function("() => [...document.querySelectorAll('#log li')].some(li => li.dataset.code === 'round_started')")
+    tv.wait_for_function(
+        "() => document.querySelector('#log li[data-code=round_started]') !== null"
+    )
     english = tv.inner_text("#log li[data-code=round_started]")
     assert english.startswith("Round 1")
     tv.select_option("#lang", "fr")
     tv.wait_for_function("() => document.documentElement.lang === 'fr'")
     french = tv.inner_text("#log li[data-code=round_started]")
     assert french.startswith("Manche 1"), french
-    joined = tv.eval_on_selector_all("#log li[data-code=player_joined]", "e => e.map(l => l.innerText)")
+    joined = tv.eval_on_selector_all(
+        "#log li[data-code=player_joined]", "e => e.map(l => l.innerText)"
+    )
     assert joined and all("rejoint" in line for line in joined), joined
 
 

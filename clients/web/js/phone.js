@@ -2,7 +2,7 @@
 // seat's own view says, always the newest one, and acts only through seat intents.
 
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
-import { language, languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { language, languageSwitch, listOf, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
 import { renderHostControls } from "./host.js";
 import { cardElement, cardText, sortHand } from "./cards.js";
@@ -98,12 +98,12 @@ function renderJoinInfo() {
     $("join-error").textContent = errorText(summary.error);
     return;
   }
-  const lines = [
-    t("ui.joining", { table: summary.table, game: t(`game.${summary.game}`) }),
-    summary.players.length
-      ? t("ui.already_here", { count: summary.players.length, names: summary.players.join(", ") })
-      : t("ui.first_here"),
-  ];
+  const lines = [t("ui.joining", { table: summary.table, game: t(`game.${summary.game}`) })];
+  if (summary.players.length) {
+    lines.push(t("ui.already_here", { count: summary.players.length, names: listOf(summary.players) }));
+  } else if (!summary.locked) {
+    lines.push(t("ui.first_here"));
+  }
   if (summary.locked) lines.push(t("error.table_locked"));
   else if (summary.status !== "lobby") lines.push(t("ui.join_to_watch"));
   info.replaceChildren(...lines.map((line) => el("span", { class: "line", text: line })));
