@@ -42,21 +42,14 @@ def lan_url(stack: Any) -> str:
     return f"http://{LAN_HOST}:{port}"
 
 
-@pytest.fixture(scope="session", name="lan_chromium")
-def lan_chromium_fixture() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS,
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+@pytest.fixture(scope="module", name="lan_chromium")
+def lan_chromium_fixture(chromium: Any) -> Iterator[Any]:
+    """A second Chromium that maps the LAN name, from conftest's Playwright (one per run)."""
+    browser = chromium.browser_type.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 @pytest.fixture(name="lan_page")

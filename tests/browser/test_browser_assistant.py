@@ -40,9 +40,9 @@ def test_a_phone_plays_and_asks_in_words(open_page: Callable[..., Any]) -> None:
 
     # A question, answered to the one who asked, in French for Ana.
     type_line(ana, "c'est à qui ?")
-    ana.wait_for_selector("#toast:not([hidden])")
+    ana.wait_for_selector("#answer:not([hidden])")  # a note, not the refusals' toast
     mover_name = "Ana" if mover is ana else "Bob"
-    assert ana.inner_text("#toast") == words("fr")["answer.turn"].replace("{seat}", mover_name)
+    assert ana.inner_text("#answer-text") == words("fr")["answer.turn"].replace("{seat}", mover_name)
 
     # Nonsense is refused with the line quoted back.
     type_line(waiting, "the weather is lovely")
