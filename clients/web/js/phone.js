@@ -30,6 +30,7 @@ const page = {
   pending: null, // {id, timer}
   saying: null, // the id of the line sent to the assistant, until it is answered
   joinInfo: null, // what the join page knows of the table before joining
+  lastEvent: null,
   wakeLock: null,
   presenceFixedAt: 0,
 };
@@ -265,7 +266,9 @@ function onReply(reply) {
 
 function onEvents(message) {
   const last = message.events[message.events.length - 1];
-  if (last) $("last-event").textContent = eventText(last);
+  if (!last) return;
+  page.lastEvent = last; // kept as code and parameters: a change of language rewords it
+  $("last-event").textContent = eventText(last);
 }
 
 // ------------------------------------------------------------------ acting
@@ -677,6 +680,7 @@ async function main() {
   translatePage();
   languageSwitch($("lang"), () => {
     renderJoinInfo();
+    if (page.lastEvent) $("last-event").textContent = eventText(page.lastEvent);
     render();
   });
   fourColourToggle($("four-colour"));
