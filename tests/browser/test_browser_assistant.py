@@ -42,7 +42,8 @@ def test_a_phone_plays_and_asks_in_words(open_page: Callable[..., Any]) -> None:
     type_line(ana, "c'est à qui ?")
     ana.wait_for_selector("#answer:not([hidden])")  # a note, not the refusals' toast
     mover_name = "Ana" if mover is ana else "Bob"
-    assert ana.inner_text("#answer-text") == words("fr")["answer.turn"].replace("{seat}", mover_name)
+    answer = words("fr")["answer.turn"].replace("{seat}", mover_name)
+    assert ana.inner_text("#answer-text") == answer
 
     # Nonsense is refused with the line quoted back.
     type_line(waiting, "the weather is lovely")
