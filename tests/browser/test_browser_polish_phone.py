@@ -170,7 +170,7 @@ def test_the_host_panel_fits_a_phone_and_its_fingers(
     start(tv, phones)
     host = phones[0]  # the first to join hosts
     host.click("#host-open")
-    host.wait_for_selector("#host-panel[open] .option select")
+    host.wait_for_selector("#host-panel[open] .option select[id^=opt-]")
     host.screenshot(path=str(artefacts / "polish_phone_host_panel.png"))
     panel = box(host, "#host-panel")
     spills = host.eval_on_selector_all(
@@ -188,7 +188,7 @@ def test_the_host_panel_fits_a_phone_and_its_fingers(
     assert not small, small
     # Mid-game the rules cannot change, and their menus say so by their look.
     looks = host.eval_on_selector_all(
-        "#host-panel .option select",
+        "#host-panel .option select[id^=opt-]",  # the game's rules (not the computer players')
         "els => els.map(e => [e.disabled, parseFloat(getComputedStyle(e).opacity),"
         " getComputedStyle(e).borderTopStyle])",
     )
