@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.registry import GAME_MODULES, game_rules
-from services.bots.players import LEVELS, Player, make_player
+from services.bots.players import LEVELS, OMNISCIENT, Player, make_player
 
 MAX_STEPS = 200_000
 
@@ -80,6 +80,9 @@ def play_game(
         view = {**public, **state.private_view(seat)}
         player = players[seat]
         player.observe(view)
+        see = getattr(player, "see_everything", None)
+        if see is not None:  # the measuring-only omniscient player (never at a table)
+            see(state)
         started = time.perf_counter()
         action = player.choose(view)
         if timings is not None:
@@ -101,6 +104,7 @@ class ArenaReport:
     records: list[GameRecord]
     timings: Timings
     seconds: float
+    cpu_seconds: float = 0.0  # this process's CPU time: what a busy machine does not inflate
 
     def deal_means(self) -> list[float]:
         """``a``'s mean win share over each deal's rotated games."""
@@ -145,7 +149,11 @@ class ArenaReport:
                 f"  decisions {level:<10} n={len(ordered):>8}  p50 {p50:7.3f} ms"
                 f"  p99 {p99:7.3f} ms  max {ordered[-1] * 1000:8.3f} ms"
             )
-        out.append(f"  {games / self.seconds:.2f} games/s ({self.seconds:.1f} s)")
+        per_cpu = games / self.cpu_seconds if self.cpu_seconds else 0.0
+        out.append(
+            f"  {games / self.seconds:.2f} games/s ({self.seconds:.1f} s wall);"
+            f" {per_cpu:.2f} games per CPU second on one core"
+        )
         return out
 
 
@@ -163,7 +171,7 @@ def run_arena(
     """Play at least ``games`` games (whole deals: a multiple of ``seats``)."""
     timings = Timings()
     report = ArenaReport(game, a, b, seats, [], timings, 0.0)
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.process_time()
     deals = max(1, math.ceil(games / seats))
     for deal in range(deals):
         deal_seed = f"arena:{seed}:{deal}"
@@ -172,6 +180,7 @@ def run_arena(
             winners, scores = play_game(game, levels, deal_seed, options, timings, factory)
             report.records.append(GameRecord(deal, a_seat, levels, winners, scores))
         report.seconds = time.perf_counter() - started
+        report.cpu_seconds = time.process_time() - started_cpu
         if progress is not None:
             progress(report)
     return report
@@ -180,7 +189,12 @@ def run_arena(
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``gamenight arena`` options."""
     parser.add_argument("--game", choices=sorted(GAME_MODULES), default="five-crowns")
-    parser.add_argument("--a", choices=LEVELS, default="hard", help="the level measured")
+    parser.add_argument(
+        "--a",
+        choices=(*LEVELS, OMNISCIENT),
+        default="hard",
+        help=f"the level measured ({OMNISCIENT}: sees every hand, to bound what levels can reach)",
+    )
     parser.add_argument("--b", choices=LEVELS, default="normal", help="its opponents' level")
     parser.add_argument("--seats", type=int, default=2, help="players per game (a: one seat)")
     parser.add_argument("--games", type=int, default=1000, help="at least this many games")

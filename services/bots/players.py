@@ -40,7 +40,7 @@ def make_player(game: str, level: str, seed: int | str) -> Player:
     package = _PACKAGES.get(game)
     if package is None:
         raise UnknownPlayerError(f"unknown game {game!r}")
-    if level not in LEVELS:
+    if level not in (*LEVELS, OMNISCIENT):
         raise UnknownPlayerError(f"unknown level {level!r} (one of {', '.join(LEVELS)})")
     module = importlib.import_module(f"{package}.{level}")
     player: Player = module.Player(seed)

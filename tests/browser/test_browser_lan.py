@@ -243,6 +243,7 @@ def test_over_https_the_qr_code_opens_a_secure_phone_that_plays_over_wss(
     code = table_code(tv)
     decoded = decode_qr(tv)
     assert decoded == [f"{https_stack.url}/join/{code}"]  # the advertised https address
+    assert tv.inner_text("#join-address") == f"{https_stack.url}/join"  # and in words
     config = tv.evaluate("fetch('/api/config').then(r => r.json())")
     assert config["ws_url"].startswith(f"wss://{LAN_HOST}:")
     steps = tv.inner_text("#network-notices [data-notice=accept_certificate]")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 import socket
 import ssl
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import psutil
 import pytest
 from websockets.exceptions import InvalidHandshake
 from websockets.sync.client import connect
@@ -134,6 +136,14 @@ def test_mosquitto_speaks_wss_with_our_certificate(
         login = ("web", credentials.password("web"))
         assert mqtt_over_websocket(url, trusting(files), login) == 0
         assert "certfile" in broker.config_file.read_text()
+        # Mosquitto 2.0.11 binds a WebSocket listener everywhere unless told the socket
+        # domain: the wss listener too must stay on loopback (read from the kernel's table).
+        bound = {
+            connection.laddr.ip
+            for connection in psutil.net_connections(kind="inet")
+            if connection.status == psutil.CONN_LISTEN and connection.laddr.port == broker.ws_port
+        }
+        assert bound == {"127.0.0.1"}
 
 
 def test_a_silent_connection_does_not_stall_the_https_server(tmp_path: Path) -> None:
@@ -308,3 +318,25 @@ def test_the_terminal_warns_loudly_when_phones_cannot_reach_the_qr_address(
             process.wait()
         if process.stderr is not None:
             process.stderr.close()
+
+
+def test_the_embedded_broker_asks_phones_for_no_client_certificate(tmp_path: Path) -> None:
+    # amqtt's own TLS asks for one (CERT_OPTIONAL): a phone holding a client certificate
+    # would then show a certificate chooser before the game could connect.
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl is not installed")
+    files = ensure_certificate(tmp_path, ["127.0.0.1"], [])
+    broker = start_embedded_broker(
+        ServiceCredentials.generate(),
+        tcp=None,
+        ws="127.0.0.1:0",
+        ws_certificate=(files.cert, files.key),
+    )
+    try:
+        command = [openssl, "s_client", "-connect", f"127.0.0.1:{broker.ws_port}"]
+        shown = subprocess.run(command, input="", capture_output=True, text=True, timeout=20)
+    finally:
+        broker.stop()
+    assert "Game Night" in shown.stdout  # the handshake went through, with our certificate
+    assert "Requested Signature Algorithms" not in shown.stdout  # no CertificateRequest

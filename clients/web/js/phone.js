@@ -253,7 +253,8 @@ function onReply(reply) {
     const asked = page.hintAsked;
     page.hintAsked = null;
     const action = reply.status === "ok" ? reply.data?.action : null;
-    if (!action) toast(reply.status === "error" ? errorText(reply.error) : t("ui.hint_none"));
+    if (!action && reply.status === "error") toast(errorText(reply.error));
+    else if (!action) showAnswer(t("ui.hint_none")); // an answer, not a refusal
     else if (page.seatView?.seq === asked.seq) page.hint = { seq: asked.seq, action };
     render();
     return;

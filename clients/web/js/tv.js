@@ -43,7 +43,9 @@ function renderLobby(view) {
   const source = `/api/tables/${table}/qr.svg`;
   if (qr.getAttribute("src") !== source) qr.src = source;
   qr.alt = t("ui.qr_alt", { url: page.saved.join_url });
-  $("join-address").textContent = page.saved.join_url.replace(/\/[A-Z0-9]+$/, "");
+  // The server's address of now (it may have moved to https since this table was made).
+  const base = page.network?.public_url ? `${page.network.public_url.replace(/\/$/, "")}/join` : null;
+  $("join-address").textContent = base || page.saved.join_url.replace(/\/[A-Z0-9]+$/, "");
   $("table-code").textContent = table;
   renderNetworkNotices($("network-notices"), page.network);
   $("table-code").setAttribute("aria-label", t("ui.table_code_is", { code: table.split("").join(" ") }));

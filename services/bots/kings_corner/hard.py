@@ -3,10 +3,12 @@
 The hidden cards are sampled into an engine state (``position``), and every sequence of
 plays and moves of this turn is tried on it (depth first, best-looking first, each
 position once: a transposition set is the guard against pile ping-pong, and a node
-budget bounds the time). A sequence is judged by the cards it sheds and by what the
-board it leaves offers the next players: empty side spots take any card, and a pile's
-top takes the two cards one rank lower of the other colour, which the next seat holds
-with a chance that grows with its hand.
+budget bounds the time). A sequence is first judged quickly by the cards it sheds and
+by what the board it leaves offers the next players: empty side spots take any card,
+and a pile's top takes the two cards one rank lower of the other colour, which the next
+seat holds with a chance that grows with its hand. The best few are then played out on
+other sampled positions (determinisation), with the next seat's whole reply played by
+the ``normal`` rules: the sequence leaving it the least to shed wins.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from engine.cards import KING, Card
 from engine.kings_corner import State
+from engine.registry import game_rules
 from services.bots.base import legal, seeded_random
 from services.bots.kings_corner import normal
 from services.bots.kings_corner.board import fits_on
@@ -25,6 +28,9 @@ NODE_BUDGET = 2500
 ENDINGS = ("draw", "end_turn")
 WIN = 1000.0
 THREAT_WEIGHT = (0.7, 0.3, 0.15)  # the next seat matters most, then the one after...
+FINALISTS = 6  # the best sequences by the quick judgement, then played out
+SAMPLES = 3  # sampled positions each finalist is played out on
+REPLY_WEIGHT = 0.8  # a card the next seat sheds weighs nearly as much as one of ours
 
 
 class Player:
@@ -42,8 +48,11 @@ class Player:
         key = _view_key(view)
         if self.plan and self.plan[0][0] == key and self.plan[0][1] in actions:
             return self.plan.pop(0)[1]
+        seat = int(view["seat"])
         state = sample_state(view, self.random)
-        self.plan = _search(state, int(view["seat"]))
+        finalists = search_turn(state, seat)
+        samples = [sample_state(view, self.random) for _ in range(SAMPLES)]
+        self.plan = best_reply_aware(finalists, samples, seat)
         if self.plan and self.plan[0][1] in actions:
             return self.plan.pop(0)[1]
         return normal.choose(view, actions)
@@ -61,13 +70,15 @@ def _state_key(state: State, seat: int) -> Any:
     )
 
 
+Plan = list[tuple[Any, dict[str, Any]]]
+
+
 class _Search:
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.seen: set[Any] = set()
         self.nodes = 0
-        self.best_score = float("-inf")
-        self.best: list[tuple[Any, dict[str, Any]]] = []
+        self.leaves: list[tuple[float, Plan]] = []
 
     def run(self, state: State, path: list[tuple[Any, dict[str, Any]]]) -> None:
         self.nodes += 1
@@ -79,10 +90,8 @@ class _Search:
         actions = [] if over else list(state.legal_actions(self.seat))
         ending = next((a for a in actions if a.to_wire()["type"] in ENDINGS), None)
         if over or ending is not None or not actions:
-            score = _judge(state, self.seat)
-            if score > self.best_score:
-                tail = [] if over or ending is None else [(key, ending.to_wire())]
-                self.best_score, self.best = score, [*path, *tail]
+            tail = [] if over or ending is None else [(key, ending.to_wire())]
+            self.leaves.append((_judge(state, self.seat), [*path, *tail]))
         if over or self.nodes >= NODE_BUDGET:
             return
         steps = [a for a in actions if a is not ending]
@@ -94,10 +103,53 @@ class _Search:
             self.run(after, [*path, (key, action.to_wire())])
 
 
-def _search(state: State, seat: int) -> list[tuple[Any, dict[str, Any]]]:
+def search_turn(state: State, seat: int) -> list[tuple[float, Plan]]:
+    """The ``FINALISTS`` best whole-turn sequences by the quick judgement, best first."""
     search = _Search(seat)
     search.run(state, [])
-    return search.best
+    search.leaves.sort(key=lambda leaf: -leaf[0])
+    return search.leaves[:FINALISTS]
+
+
+def best_reply_aware(finalists: list[tuple[float, Plan]], samples: list[State], seat: int) -> Plan:
+    """Among the finalists, the sequence whose board the next seat does least with: each
+    is played on sampled positions, then the next seat's turn as a ``normal`` player."""
+    if len(finalists) <= 1:
+        return finalists[0][1] if finalists else []
+    best: tuple[float, Plan] | None = None
+    for _, plan in finalists:
+        total = 0.0
+        for sample in samples:
+            total += _play_out(sample, plan, seat)
+        score = total / len(samples)
+        if best is None or score > best[0]:
+            best = (score, plan)
+    assert best is not None
+    return best[1]
+
+
+def _play_out(state: State, plan: Plan, seat: int) -> float:
+    """Our cards left (fewer: better) against the next seat's, after its reply."""
+    rules = game_rules("kings-corner")
+    for _, wire in plan:
+        if state.current_seat != seat:
+            break
+        state, _ = state.apply(seat, rules.parse_action(wire))
+    mine = len(state.hand(seat))
+    if not mine:
+        return WIN
+    replier = state.current_seat
+    if replier is None:
+        return -float(mine)
+    before = len(state.hand(replier))
+    for _ in range(60):  # the reply: the next seat's whole turn
+        if state.current_seat != replier:
+            break
+        view = state.view_for(replier)
+        reply = normal.choose(view, view["legal_actions"])
+        state, _ = state.apply(replier, rules.parse_action(reply))
+    shed = before - len(state.hand(replier))
+    return -mine - REPLY_WEIGHT * shed
 
 
 def _order(action: Mapping[str, Any]) -> int:
