@@ -263,9 +263,8 @@ def test_sentences_agree_with_their_numbers_in_four_languages(lan_page: Callable
         "2 cartas",
         "2 kaarten",
     ]
-    assert (
-        said["fr"]["zero_points"] == "Votre main vaut maintenant 0 point"
-    )  # French: 0 is singular
+    # French: 0 is singular
+    assert said["fr"]["zero_points"] == "Ta main vaut maintenant 0 point"
     assert said["en"]["zero_points"] == "Your hand is worth 0 points now"
     assert said["en"]["dealt_one"] == "Ana is dealt 1 card."
     # One way of naming a corner, whatever is put there.
