@@ -87,7 +87,14 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 
 def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if not (reading.has("what", "can") and _me(reading) and reading.any("play", "move")):
+    options = reading.has("options") and _me(reading) and not reading.cards
+    # "what may go on a red seven?": the cards that fit there
+    options = options or (
+        reading.has("what", "can") and bool(reading.cards) and all(s.onto for s in reading.cards)
+    )
+    if not options and not (
+        reading.has("what", "can") and _me(reading) and reading.any("play", "move")
+    ):
         if not (reading.has("what") and reading.any("play") and reading.question):
             return None
         if reading.cards or reading.piles or _acts(reading):

@@ -161,7 +161,7 @@ def plain_keep_case(text: str) -> str:
 
 def read(text: str, lang: str | None = None) -> Reading:
     """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
-    words, upper = tokens(text)
+    words, upper = tokens(_INTERJECTION.sub("", text, count=1))
     concepts: set[str] = set()
     for word in words:
         concepts.update(concepts_of(word, lang if lang in LANGUAGES else None))
@@ -193,10 +193,13 @@ def read(text: str, lang: str | None = None) -> Reading:
 
 ARTICLES = frozenset(
     {"the", "le", "la", "l", "les", "o", "os", "as", "het", "that", "this", "ce", "cette",
+     "a", "an", "un", "une", "um", "uma", "een", "de",
      "top", "pile", "tas", "stapel", "pilha", "monte", "corner", "coin", "canto", "hoek"}
 )  # fmt: skip
 
 
+# "No, I'll draw": a "no" set apart by a comma answers someone; it negates nothing.
+_INTERJECTION = re.compile(r"^\s*(?:no|nah|nope|non|n[aã]o|nee|neen)\s*[,.!;:]", re.IGNORECASE)
 _HANDING_OVER = frozenset(
     {("to", "you"), ("your", "turn"), ("your", "go"), ("a", "toi"), ("a", "vous"),
      ("ton", "tour"), ("tua", "vez"), ("sua", "vez"), ("jij", "bent"), ("jouw", "beurt")}
