@@ -277,7 +277,7 @@ def _fits_move(action: Action, reading: Reading, state: Mapping[str, Any]) -> bo
             return False
     elif len(said) == 1:
         spec = said[0]
-        if spec.source or (not spec.onto and not sources and not targets):
+        if spec.source or (not spec.onto and (targets or not sources)):
             if not _pile_fits(spec, start, piles):
                 return False
             if not reading.has("move") and not targets:
@@ -286,9 +286,9 @@ def _fits_move(action: Action, reading: Reading, state: Mapping[str, Any]) -> bo
             return False
     elif not (sources and (targets or reading.has("move"))):
         return False
-    if sources:
-        bottom = _bottom(piles, start)
-        if bottom is None or not sources[0].matches(bottom):
+    if sources:  # the moved pile, by its bottom card or the card on top of it
+        ends = [card for card in (_bottom(piles, start), _top(piles, start)) if card is not None]
+        if not any(sources[0].matches(card) for card in ends):
             return False
     top = _top(piles, end)
     return all(top is not None and spec.matches(top) for spec in targets)
