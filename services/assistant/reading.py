@@ -27,6 +27,8 @@ from services.assistant.words import (
     ONTO,
     PILE_CODES,
     RANK_WORDS,
+    SCREEN_HORIZONTAL,
+    SCREEN_VERTICAL,
     SUIT_COLOUR,
     SUIT_WORDS,
     VERTICAL,
@@ -256,6 +258,8 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
             code = VERTICAL[word]
         elif word in HORIZONTAL and (word != "est" or _est_is_east(words, index)):
             code = HORIZONTAL[word]
+        elif (corner := _screen_corner(words, index)) is not None:
+            code, width = corner
         elif upper[index] and word.upper() in PILE_CODES:
             code = word.upper()
         elif len(word) >= 3 and _wants_pile(words, index) and _unknown(word):
@@ -272,6 +276,26 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
                 width = 2
         index += width
     return tuple(piles), used
+
+
+def _screen_corner(words: list[str], index: int) -> tuple[str, int] | None:
+    """ "top right", "right top", "en haut à droite", "rechtsboven": a corner and its width."""
+    word = words[index]
+    for first, second in (
+        (SCREEN_VERTICAL, SCREEN_HORIZONTAL),
+        (SCREEN_HORIZONTAL, SCREEN_VERTICAL),
+    ):
+        if word in first:
+            for gap, later in enumerate(words[index + 1 : index + 4], start=1):
+                if later in second:
+                    vertical = first[word] if first is SCREEN_VERTICAL else second[later]
+                    horizontal = second[later] if first is SCREEN_VERTICAL else first[word]
+                    return vertical + horizontal, gap + 1
+    for vertical, v_code in SCREEN_VERTICAL.items():  # Dutch writes one word: "rechtsboven"
+        for horizontal, h_code in SCREEN_HORIZONTAL.items():
+            if word in (vertical + horizontal, horizontal + vertical):
+                return v_code + h_code, 1
+    return None
 
 
 def _unknown(word: str) -> bool:

@@ -107,7 +107,9 @@ def _unique(actions: list[Action]) -> list[Action]:
 
 def _legality(reading: Reading, matches: list[Action]) -> Understood:
     """ "Can I play the seven on north?": yes or no, and nothing is played."""
-    if not (reading.cards or reading.piles or reading.concepts & VERBS):
+    if not (reading.cards or reading.piles or reading.concepts & VERBS) or (
+        not (reading.cards or reading.piles) and _mostly_unknown(reading)
+    ):
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if len(matches) == 1:
         action = matches[0]

@@ -105,6 +105,11 @@ CORNER_WORDS = {
     "nordeste": "NE", "noroeste": "NW", "sudeste": "SE", "sudoeste": "SW",
     "noordoost": "NE", "noordwest": "NW", "zuidoost": "SE", "zuidwest": "SW",
 }  # fmt: skip
+# The cross as it lies on the screen: "top right", "en haut à droite", "rechtsboven".
+SCREEN_VERTICAL = {"top": "N", "upper": "N", "haut": "N", "cima": "N", "boven": "N",
+                   "bottom": "S", "lower": "S", "bas": "S", "baixo": "S", "onder": "S"}  # fmt: skip
+SCREEN_HORIZONTAL = {"right": "E", "droite": "E", "direita": "E", "rechts": "E",
+                     "left": "W", "gauche": "W", "esquerda": "W", "links": "W"}  # fmt: skip
 PILE_CODES = frozenset({"N", "E", "S", "W", "NE", "SE", "SW", "NW"})
 # After these, French "est" is "is" ("c'est", "qu'est-ce", "où est"), not east.
 IS_AFTER = frozenset(
@@ -342,7 +347,8 @@ FILLERS = frozenset(
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
      "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "por", "favor",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
-     "nee", "non", "no"}
+     "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
+     "dank", "bedankt"}
 )  # fmt: skip
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
