@@ -327,6 +327,8 @@ def _fits_draw(
     if source == "discard":
         if reading.cards and reading.has("discard_pile"):
             return True  # "the queen from the discard, please"
+        if "take" in verbs and reading.has("there") and not reading.any("card", "stock"):
+            return True  # "I'll have that", "je prends ça": the card everyone sees
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False
