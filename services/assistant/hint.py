@@ -20,10 +20,20 @@ _FACE_VALUES = {11: 11, 12: 12, 13: 13}
 
 
 def suggest(state: Mapping[str, Any]) -> Action | None:
-    """One good legal action for the seat whose view is ``state``; None when it has none."""
+    """One good legal action for the seat whose view is ``state``; None when it has none.
+
+    The ``normal`` computer player's choice (what the phone's hint shows too); the rules
+    below only for a game the computer players do not know.
+    """
     legal: Sequence[Action] = state.get("legal_actions") or []
     if not legal:
         return None
+    from services.bots.players import UnknownPlayerError, hint_action
+
+    try:
+        return hint_action(str(state.get("game")), state)
+    except UnknownPlayerError:
+        pass
     if state.get("game") == "five-crowns":
         return _five_crowns(state, legal)
     return _kings_corner(state, legal)
