@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from engine.errors import RuleError
 from engine.registry import GAME_MODULES
@@ -26,7 +27,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from services.netaddr import loopback_warning
+    from services.netaddr import listen_warnings, loopback_warning
     from services.runtime import configure_logging, wait_for_signal
     from services.serve import Stack, StackSettings
     from services.web.settings import loopback_notice
@@ -49,14 +50,25 @@ def _serve(args: argparse.Namespace) -> int:
         tv_url = stack.web.settings.public_url or stack.web.url
         print(f"\nGame Night is on. Open the TV page: {tv_url}\n")
         _print_qr(tv_url)
+        bar = "!" * 78
         if loopback_notice(tv_url) is not None:
             scheme = "https" if settings.https else "http"
-            bar = "!" * 78
             print(f"{bar}\n{loopback_warning(stack.web.port, scheme)}\n{bar}", file=sys.stderr)
+        listeners = {"the web service": f"{args.host} --host 0.0.0.0"}
+        if args.broker is None:
+            ws_host, _, ws_port = args.ws.rpartition(":")
+            listeners["the broker's WebSocket"] = f"{ws_host} --ws 0.0.0.0:{ws_port}"
+        for warning in listen_warnings(listeners, urlsplit(tv_url).hostname or ""):
+            print(f"{bar}\n{warning}\n{bar}", file=sys.stderr)
         if stack.certificate is not None:
             print(
                 f"(https with our own certificate, {stack.certificate.cert}:"
                 " each phone accepts it once, as the TV explains)"
+            )
+        else:
+            print(
+                "(plain http: phones speak through their keyboard's dictation key;"
+                " --https lets the page use the microphone)"
             )
         print(f"(data: {settings.data}; Ctrl-C stops everything)", flush=True)
         wait_for_signal()

@@ -176,3 +176,31 @@ def loopback_warning(port: int, scheme: str = "http") -> str:
         f"WARNING: phones cannot reach {LOOPBACK}: start with "
         f"--public-url {scheme}://<address>:{port} (this computer's address on the home network)"
     )
+
+
+def _is_loopback_host(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def listen_warnings(listeners: dict[str, str], public_host: str) -> list[str]:
+    """Warnings for listeners bound to loopback while the QR code sends phones elsewhere.
+
+    ``listeners`` maps what listens ("the web service") to its host and the option that
+    opens it (``"127.0.0.1 --host 0.0.0.0"``).
+    """
+    if _is_loopback_host(public_host):
+        return []  # the loopback warning says it all
+    warnings = []
+    for what, spec in listeners.items():
+        host, _, option = spec.partition(" ")
+        if _is_loopback_host(host):
+            warnings.append(
+                f"WARNING: phones cannot reach {what}: it listens on {host} only"
+                f" ({option} opens it to the home network)"
+            )
+    return warnings

@@ -29,7 +29,7 @@ def render(
     if state:
         lines += ["", *_board(words, state), "", _turn(words, seat, state)]
         hand: Sequence[str] = state.get("hand") or []
-        lines.append(f"{words.t('ui.your_hand')}: {words.cards(hand) or '-'}")
+        lines.append(f"{words.t('ui.your_hand')}{words.colon()}{words.cards(hand) or '-'}")
     elif table is not None and table.get("status") == "lobby":
         lines.append(words.t("ui.waiting_start"))
     if log:

@@ -48,6 +48,10 @@ class Words:
         key = f"{kind}.{code}"
         return self.t(key, params) if self.has(key) else self.t(f"{kind}.unknown", {"code": code})
 
+    def colon(self) -> str:
+        """A colon and its spaces: French puts a no-break space before it."""
+        return "\u00a0: " if self.lang == "fr" else ": "
+
     def card(self, code: str) -> str:
         if code == "JK":
             return self.t("card.joker_short")

@@ -1,9 +1,8 @@
 """The hint: one good move for the seat, from its own view only.
 
-``suggest`` is the one place the assistant asks for a move. Until the computer players
-offer a chooser for any game and level, it uses a simple rule per game; to use the normal
-computer player instead, make ``suggest`` return
-``make_player(state["game"], "normal", seed).choose(state)`` (services.bots.players).
+``suggest`` is the one place the assistant asks for a move: the computer players' hint
+level chooses it (``services.bots.players.hint_action``, the normal player). A game
+without a computer player falls back to a simple rule per game, kept here.
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from services.assistant.reading import card_rank
+from services.bots.players import UnknownPlayerError, hint_action
 
 Action = dict[str, Any]
 # Kings in the Corner: what a move is worth to the player, higher first.
@@ -20,20 +20,18 @@ _FACE_VALUES = {11: 11, 12: 12, 13: 13}
 
 
 def suggest(state: Mapping[str, Any]) -> Action | None:
-    """One good legal action for the seat whose view is ``state``; None when it has none.
-
-    The ``normal`` computer player's choice (what the phone's hint shows too); the rules
-    below only for a game the computer players do not know.
-    """
+    """One good legal action for the seat whose view is ``state``; None when it has none."""
     legal: Sequence[Action] = state.get("legal_actions") or []
     if not legal:
         return None
-    from services.bots.players import UnknownPlayerError, hint_action
-
     try:
         return hint_action(str(state.get("game")), state)
     except UnknownPlayerError:
-        pass
+        return simple_suggestion(state, legal)
+
+
+def simple_suggestion(state: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    """The simple rule: kings to corners, moves, high cards; go out, keep wilds."""
     if state.get("game") == "five-crowns":
         return _five_crowns(state, legal)
     return _kings_corner(state, legal)

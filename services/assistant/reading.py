@@ -8,6 +8,7 @@ direction, as a corner or empty spot, or (in ``understand``) by its top card.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -168,10 +169,22 @@ def read(text: str, lang: str | None = None) -> Reading:
     cards = _cards(words, pile_at)
     stripped = text.strip()
     question = stripped.endswith("?") or (bool(words) and words[0] in QUESTION_STARTS)
-    negated = any(word in ("not", "dont", "nao", "niet", "never", "jamais") for word in words) or (
-        "ne" in words and "pas" in words
-    )
-    if any(a == "da" and b == "me" for a, b in zip(words, words[1:], strict=False)):
+    negated = _negated(words)
+    pairs = set(itertools.pairwise(words))
+    if ("ce", "qui") in pairs and words.count("qui") == 1:
+        concepts.discard("who")  # "qu'est-ce qui…" asks what, not who
+        concepts.add("what")
+    if not question and (pairs & _HANDING_OVER or "contigo" in words):
+        concepts.add("end_turn")  # "over to you", "à toi", "jij bent": the turn passes on
+    if ("est", "tout") in pairs:
+        concepts.add("end_turn")  # "c'est tout", that's all
+    if "play" in concepts and {"everything", "all", "tout", "tudo", "alles"} & set(words):
+        concepts.add("go_out")  # "I lay everything down", "je pose tout"
+    if ("lay", "down") in pairs and "discard" in concepts:
+        concepts.add("go_out")  # "lay down, discard the king"
+    if ("por", "favor") in pairs:
+        concepts.discard("play")  # "por favor" is please, not "pôr" (to put)
+    if ("da", "me") in pairs:
         concepts.add("take")  # Portuguese "dá-me": give me (alone, "da" is "of the")
     if "pas" in words and ("ne" in words or "n" in words):
         concepts.discard("end_turn")  # French "ne ... pas": a negation, not Dutch "ik pas"
@@ -182,6 +195,24 @@ ARTICLES = frozenset(
     {"the", "le", "la", "l", "les", "o", "os", "as", "het", "that", "this", "ce", "cette",
      "top", "pile", "tas", "stapel", "pilha", "monte", "corner", "coin", "canto", "hoek"}
 )  # fmt: skip
+
+
+_HANDING_OVER = frozenset(
+    {("to", "you"), ("your", "turn"), ("your", "go"), ("a", "toi"), ("a", "vous"),
+     ("ton", "tour"), ("tua", "vez"), ("sua", "vez"), ("jij", "bent"), ("jouw", "beurt")}
+)  # fmt: skip
+_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
+_ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+
+
+def _negated(words: list[str]) -> bool:
+    """A negation right before an action word: "don't draw", "ne pioche pas", "niet trekken"."""
+    for index, word in enumerate(words):
+        if word in _NEGATIONS:
+            after = words[index + 1 : index + 3]
+            if any(concepts_of(later) & _ACTS for later in after):
+                return True
+    return False
 
 
 def _role(words: list[str], index: int) -> tuple[bool, bool]:
@@ -301,10 +332,12 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
         if rank is None:
             continue
         suit, colour, taken = _suit_and_colour(words, index, used)
-        if word in WEAK_RANKS and suit is None and colour is None:
-            continue
-        if rank < 0:  # a rank heard only by its sound: "for of clubs", "cette de pique"
-            if suit is None or not _suit_follows(words, index):
+        if word in WEAK_RANKS and suit is None:
+            continue  # "een zwarte zes": the article is no ace
+        if rank < 0:  # a rank heard only by its sound: "for of clubs", "schoppen zeeven"
+            # Only one of the two by its sound: the suit must be a word we know.
+            before = index - 1 in taken and words[index - 1] in SUIT_WORDS
+            if suit is None or not (_suit_follows(words, index) or before):
                 continue
             rank = -rank
         used.add(index)
@@ -320,11 +353,18 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
     return tuple(cards)
 
 
+_CARD_OR_PILE = frozenset(
+    {*SUIT_WORDS, *COLOUR_WORDS, *JOKER_WORDS, *WILD_WORDS, *VERTICAL, *HORIZONTAL,
+     *CORNER_WORDS}
+)  # fmt: skip
+_ACTION_CONCEPTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+
+
 def _suit_follows(words: list[str], index: int) -> bool:
     """A connector and then a suit word (or its sound) right after ``index``."""
     if index + 2 >= len(words) or words[index + 1] not in CONNECTORS:
         return False
-    return SUIT_SOUNDS.closest(words[index + 2]) is not None
+    return words[index + 2] in SUIT_WORDS
 
 
 def _next_is_card(words: list[str], index: int) -> bool:
@@ -348,8 +388,10 @@ def _rank_of(words: list[str], index: int) -> int | None:
         if 1 <= value <= 13 and not (index + 1 < len(words) and words[index + 1] == "cards"):
             return value
         return None
-    if word in CONNECTORS or (word not in FILLERS and not _unknown(word)):
-        return None  # a filler may be a slip here ("for of clubs"): a suit must follow
+    if word in CONNECTORS or word in ONTO or word in FROM or word in _CARD_OR_PILE:
+        return None
+    if concepts_of(word) & _ACTION_CONCEPTS:
+        return None  # any other word may be a slip here ("for of clubs"): a suit must follow
     heard = RANK_SOUNDS.closest(word) if len(word) >= 2 else None
     return -heard if heard else None
 
@@ -367,7 +409,7 @@ def _suit_and_colour(
     if after < len(words) and after not in used:
         found = SUIT_WORDS.get(words[after]) or (
             SUIT_SOUNDS.closest(words[after])
-            if len(words[after]) >= 4 and words[after] not in RANK_WORDS
+            if len(words[after]) >= 4 and _unknown(words[after])
             else None
         )
         if found is not None:

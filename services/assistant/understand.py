@@ -19,7 +19,7 @@ from typing import Any
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
 from services.assistant.reading import CardSpec, PileSpec, Reading, read
-from services.assistant.words import FILLERS, is_known
+from services.assistant.words import FILLERS, concepts_of, is_known
 
 Action = dict[str, Any]
 __all__ = ["Act", "Answer", "Refusal", "Understood", "fits", "understand"]
@@ -116,6 +116,10 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
             kind = "draw_discard"
         params = {key: value for key, value in action.items() if key not in ("type", "source")}
         return Answer(f"legal_yes_{kind}", params)
+    cards = {card_of(action) for action in matches}
+    if len(cards) == 1 and all(action["type"] == "play" for action in matches):
+        card = str(matches[0]["card"])
+        return Answer("legal_yes_piles", {"card": card, "piles": [a["pile"] for a in matches]})
     if matches:
         return _which(matches)
     return Answer("legal_no")
@@ -150,12 +154,18 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
     """Whether ``action`` explains everything the line names and contradicts nothing."""
     kind = str(action["type"])
     verbs = reading.concepts & VERBS
-    if kind == "draw" and verbs & {"draw", "take"} and reading.has("discard_pile"):
+    if (
+        kind == "draw"
+        and reading.has("discard_pile")
+        and (verbs & {"draw", "take"} or _discard_is_a_noun(reading.words))
+    ):
         verbs = verbs - {"discard"}  # "take the discard": the pile, not the verb
     elif "discard" in verbs and not reading.has("discard_pile"):
         verbs = verbs - {"take"}  # "get rid of the seven"
     if kind == "play" and len(reading.cards) == 2:
         verbs = verbs - {"take"}  # "the red ten gets the black nine"
+    if kind == "move" and len(reading.piles) == 2:
+        verbs = verbs - {"take"}  # "take the east pile and put it on north"
     if ("go_out" in verbs) != (kind == "go_out"):
         return False  # going out is only ever said
     if verbs - ALLOWED_VERBS[kind]:
@@ -169,6 +179,17 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
     if kind == "draw":
         return _fits_draw(action, reading, state, verbs)
     return bool(verbs) and not reading.cards and not reading.piles  # the end of a turn
+
+
+_BEFORE_NOUN = frozenset({"the", "la", "le", "l", "o", "a", "de", "from", "du", "do", "da"})
+
+
+def _discard_is_a_noun(words: Sequence[str]) -> bool:
+    """ "…from the discard", "la défausse", "o descarte": the pile, after an article."""
+    return any(
+        index > 0 and words[index - 1] in _BEFORE_NOUN and "discard_pile" in concepts_of(word)
+        for index, word in enumerate(words)
+    )
 
 
 def _pile_fits(spec: PileSpec, pile: str, piles: Mapping[str, Sequence[str]]) -> bool:
@@ -201,7 +222,7 @@ def _splits(cards: Sequence[CardSpec]) -> list[tuple[list[CardSpec], list[CardSp
     """The readings of two cards said with no "on" between: either may be the target
     ("the red ten gets the black nine")."""
     sources, targets = _split_cards(cards)
-    if len(cards) == 2 and not any(spec.onto for spec in cards):
+    if len(cards) == 2 and not any(spec.onto or spec.rank is None for spec in cards):
         return [(sources, targets), (targets, sources)]
     return [(sources, targets)]
 
@@ -221,6 +242,8 @@ def _fits_play_as(
     targets: list[CardSpec],
 ) -> bool:
     piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
+    if sources and _vague(sources[0]) and not reading.concepts & VERBS:
+        return False  # "♥♠" alone names no card to play
     if len(sources) != 1 or not sources[0].matches(str(action["card"])):
         return False
     pile = str(action["pile"])
@@ -230,6 +253,11 @@ def _fits_play_as(
         return False
     top = _top(piles, pile)
     return all(top is not None and spec.matches(top) for spec in targets)
+
+
+def _vague(spec: CardSpec) -> bool:
+    """Only a suit or a colour: a card to play only when a verb says so."""
+    return spec.rank is None and not spec.joker and not spec.wild
 
 
 def _fits_move(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
@@ -277,6 +305,8 @@ def _fits_discard(
         return action["type"] == "go_out" and "go_out" in verbs
     if len(reading.cards) != 1 or card is None:
         return False
+    if _vague(reading.cards[0]) and not verbs:
+        return False
     return reading.cards[0].matches(card, wild_rank if isinstance(wild_rank, int) else None)
 
 
@@ -293,9 +323,13 @@ def _fits_draw(
     ):
         return False
     if source == "discard":
+        if reading.cards and reading.has("discard_pile"):
+            return True  # "the queen from the discard, please"
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False
+    if not verbs:  # "a card, please": a card and nothing else asked for
+        return reading.has("card") and not reading.question and len(reading.concepts) == 1
     return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 
 

@@ -48,7 +48,7 @@ class Terminal:
             text=True,
             check=False,
         )
-        return done.stdout
+        return done.stdout.replace("\u00a0", " ")
 
     def type(self, line: str) -> None:
         subprocess.run(["tmux", "send-keys", "-t", self.session, "-l", line], check=True)
@@ -106,7 +106,8 @@ def test_two_terminals_play_and_ask_in_their_languages(stack: Stack) -> None:
             ben.wait_for(lambda shown: en["ui.waiting_start"] in shown)
             ana.type("/start")
             hand_fr = fr["ui.your_hand"]
-            ana.wait_for(lambda shown: f"{hand_fr}: " in shown and "N: " in shown)
+            # (tmux shows French's no-break space before the colon as a space)
+            ana.wait_for(lambda shown: f"{hand_fr} : " in shown and "N: " in shown)
             ben.wait_for(lambda shown: f"{en['ui.your_hand']}: " in shown)
             draw_fr = fr["ui.your_turn"].replace("{phase}", fr["phase.draw"])
             mover_is_ana = draw_fr in ana.screen()

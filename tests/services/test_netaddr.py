@@ -130,3 +130,22 @@ def test_no_socket_is_opened_by_the_chooser(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(socket, "socket", refuse)
     assert choose(LO, ETH, route=None) == "192.168.1.23"
+
+
+def test_listeners_on_loopback_are_warned_about_when_phones_are_sent_elsewhere() -> None:
+    listeners = {
+        "the web service": "127.0.0.1 --host 0.0.0.0",
+        "the broker's WebSocket": "0.0.0.0 --ws 0.0.0.0:8083",
+    }
+    warnings = netaddr.listen_warnings(listeners, "192.168.1.23")
+    assert warnings == [
+        "WARNING: phones cannot reach the web service: it listens on 127.0.0.1 only"
+        " (--host 0.0.0.0 opens it to the home network)"
+    ]
+    assert netaddr.listen_warnings(listeners, "127.0.0.1") == []  # said once, differently
+    open_to_all = {"the web service": "0.0.0.0 --host 0.0.0.0", "the WebSocket": ":: --ws x"}
+    assert netaddr.listen_warnings(open_to_all, "192.168.1.23") == []
+    assert netaddr.listen_warnings({"it": "localhost --ws 0.0.0.0:9"}, "tv.lan") == [
+        "WARNING: phones cannot reach it: it listens on localhost only"
+        " (--ws 0.0.0.0:9 opens it to the home network)"
+    ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 import socket
 import ssl
 import subprocess
@@ -317,3 +318,51 @@ def test_the_terminal_warns_loudly_when_phones_cannot_reach_the_qr_address(
             process.wait()
         if process.stderr is not None:
             process.stderr.close()
+
+
+def test_the_embedded_broker_asks_phones_for_no_client_certificate(tmp_path: Path) -> None:
+    # amqtt's own TLS asks for one (CERT_OPTIONAL): a phone holding a client certificate
+    # would then show a certificate chooser before the game could connect.
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl is not installed")
+    files = ensure_certificate(tmp_path, ["127.0.0.1"], [])
+    broker = start_embedded_broker(
+        ServiceCredentials.generate(),
+        tcp=None,
+        ws="127.0.0.1:0",
+        ws_certificate=(files.cert, files.key),
+    )
+    try:
+        command = [openssl, "s_client", "-connect", f"127.0.0.1:{broker.ws_port}"]
+        shown = subprocess.run(command, input="", capture_output=True, text=True, timeout=20)
+    finally:
+        broker.stop()
+    assert "Game Night" in shown.stdout  # the handshake went through, with our certificate
+    assert "Requested Signature Algorithms" not in shown.stdout  # no CertificateRequest
+
+
+def test_a_phone_opening_the_wss_port_itself_is_told_the_certificate_is_accepted(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The TV tells phones whose browser asks again for the broker's port to open it once.
+    files = ensure_certificate(tmp_path, ["127.0.0.1"], [])
+    credentials = ServiceCredentials.generate()
+    broker = start_embedded_broker(
+        credentials, tcp=None, ws="127.0.0.1:0", ws_certificate=(files.cert, files.key)
+    )
+    try:
+        url = f"https://127.0.0.1:{broker.ws_port}/"
+        with urllib.request.urlopen(url, context=trusting(files), timeout=10) as page:
+            text = page.read().decode()
+        assert page.status == 200
+        assert "certificate is accepted" in text and "certificat de cet ordinateur" in text
+        # The same port still speaks MQTT over wss.
+        login = ("web", credentials.password("web"))
+        assert (
+            mqtt_over_websocket(f"wss://127.0.0.1:{broker.ws_port}/mqtt", trusting(files), login)
+            == 0
+        )
+    finally:
+        broker.stop()
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
