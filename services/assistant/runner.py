@@ -14,6 +14,7 @@ from typing import Any, Self
 
 from protocol import topics
 from protocol.messages import ProtocolError, act_intent
+from services.assistant.speech.listener import VoiceListener
 from services.assistant.understand import Act, Answer, understand
 from services.mqtt import BrokerUrl, MqttClient
 from services.wire import decode, encode
@@ -30,16 +31,20 @@ class AssistantRunner:
         self.client = MqttClient(self.url, service="assistant")
         self._lock = threading.Lock()
         self._views: dict[tuple[str, int], bytes] = {}
+        self.voice = VoiceListener(self._view, self._reply, self._handle_line)
 
     def start(self, timeout: float = 10.0) -> Self:
         self.client.subscribe(ALL_SEAT_VIEWS, self._on_view, qos=1)
         self.client.subscribe(topics.ALL_SEAT_SAYS, self._on_say, qos=1)
+        self.client.subscribe(topics.ALL_SEAT_VOICES, self.voice.on_voice, qos=1)
+        self.voice.start(timeout)
         self.client.start()
         self.client.wait_connected(timeout)
         return self
 
     def stop(self) -> None:
         self.client.stop()
+        self.voice.stop()
 
     def __enter__(self) -> Self:
         return self
@@ -64,20 +69,25 @@ class AssistantRunner:
         except ProtocolError as error:
             self._reply(reply_topic, _error("-", error.code, error.params))
             return
-        view = self._view(parsed.table, parsed.seat)
+        self._handle_line(parsed.table, parsed.seat, said["id"], str(said["text"]))
+
+    def _handle_line(self, table: str, seat: int, line_id: str, text: str) -> None:
+        """One line of ``seat``, typed or heard: its intent, or the assistant's reply."""
+        reply_topic = topics.seat_topic(table, seat, "reply")
+        view = self._view(table, seat)
         state = view.get("state") if view else None
-        understood = understand(str(said["text"]), state)
+        understood = understand(text, state)
         if isinstance(understood, Act) and view is not None and "player" in view:
-            intent = act_intent(said["id"], view["seq"], view["player"], understood.action)
-            intent_topic = topics.seat_topic(parsed.table, parsed.seat, "intent")
+            intent = act_intent(line_id, view["seq"], view["player"], understood.action)
+            intent_topic = topics.seat_topic(table, seat, "intent")
             self.client.publish(intent_topic, encode("intent", intent), qos=1)
         elif isinstance(understood, Answer):
             data = {"answer": understood.code, "params": understood.params}
-            self._reply(reply_topic, {"v": 1, "id": said["id"], "status": "ok", "data": data})
+            self._reply(reply_topic, {"v": 1, "id": line_id, "status": "ok", "data": data})
         elif isinstance(understood, Act):
-            self._reply(reply_topic, _error(said["id"], "no_game_yet", {}))
+            self._reply(reply_topic, _error(line_id, "no_game_yet", {}))
         else:
-            self._reply(reply_topic, _error(said["id"], understood.code, understood.params))
+            self._reply(reply_topic, _error(line_id, understood.code, understood.params))
 
     def _view(self, table: str, seat: int) -> dict[str, Any] | None:
         with self._lock:

@@ -113,6 +113,11 @@ class Recognizer:
         # A path that stopped inside a sentence ("what can i" of noise) is no sentence.
         return text if text in allowed else None
 
+    def cached_grammars(self) -> list[str]:
+        """The names of the grammar searches kept warm, oldest first."""
+        with self._lock:
+            return list(self._searches)
+
     def _activate(self, choices: Sequence[str]) -> frozenset[str]:
         grammar = jsgf(choices)
         name = "g" + hashlib.sha1(grammar.encode("utf-8"), usedforsecurity=False).hexdigest()[:16]
