@@ -11,6 +11,7 @@ import {
 } from "./table.js";
 import { dragSource } from "./drag.js";
 import { listen, recogniserClass } from "./speech.js";
+import { voiceCapable, wireVoice } from "./voice.js";
 
 const STORE = "gamenight.seats";
 const NAME_KEY = "gamenight.name";
@@ -192,6 +193,10 @@ function onSeatView(view) {
 }
 
 function onReply(reply) {
+  if (page.saying && reply.id === page.saying && reply.data?.heard) {
+    showHeard(reply.data.heard); // what the assistant heard; the answer follows
+    return;
+  }
   if (page.saying && reply.id === page.saying) {
     page.saying = null;
     if (reply.status === "error") toast(errorText(reply.error));
@@ -260,18 +265,41 @@ function wireSayForm() {
     sayLine(input.value);
     input.value = "";
   });
-  if (recogniserClass()) {
-    $("say-listen").hidden = false;
-    $("say-listen").addEventListener("click", () =>
-      listen(
-        (heard) => {
-          input.value = heard;
-          sayLine(heard);
-        },
-        () => toast(t("ui.say_not_heard")),
-      ),
+  const listenInBrowser = () =>
+    listen(
+      (heard) => {
+        input.value = heard;
+        sayLine(heard);
+      },
+      () => toast(t("ui.say_not_heard")),
     );
+  if (voiceCapable() || recogniserClass()) {
+    $("say-listen").hidden = false;
+    wireVoice($("say-listen"), {
+      send: sendClip,
+      newId,
+      lang: language,
+      onListening: () => toast(t("ui.voice_listening")),
+      onFailure: () => toast(t("ui.voice_no_microphone"), 8000),
+      // Offline recognition is English: another language uses the browser's, if any.
+      preferBrowser: () => Boolean(recogniserClass()) && (!voiceCapable() || language() !== "en"),
+      listenInBrowser,
+    });
   }
+}
+
+/** A recorded clip, on the seat's voice topic: the assistant hears it, then answers. */
+function sendClip(bytes, clipId) {
+  if (!page.link || !page.creds) return;
+  page.saying = clipId;
+  $("say-heard").hidden = true;
+  page.link.client.publish(seatTopic("voice"), bytes, { qos: 1 });
+}
+
+function showHeard(text) {
+  const line = $("say-heard");
+  line.textContent = t("ui.voice_heard", { text });
+  line.hidden = false;
 }
 
 function select(selection) {

@@ -1,0 +1,118 @@
+"""A move spoken into the phone page: Chromium's fake microphone plays espeak-ng's words,
+the page records and sends them, the assistant hears them offline, the TV shows the card
+played. The microphone needs a secure context: these pages are on a loopback address."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_play import act_and_wait, is_my_turn, start_game, two_players_joined
+
+from services.assistant.speech import spoken
+from services.assistant.speech.grammar import card_words
+
+pytestmark = pytest.mark.browser
+CHROMIUM = Path("/usr/bin/chromium")
+# The flags of tests/browser/conftest.py's browser, and a fake microphone.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PILE_WORDS = {
+    "N": "north", "E": "east", "S": "south", "W": "west",
+    "NE": "north east", "NW": "north west", "SE": "south east", "SW": "south west",
+}  # fmt: skip
+
+
+@pytest.fixture
+def browser_type(chromium: Any) -> Any:
+    """Playwright's Chromium launcher (one Playwright per process: the session's)."""
+    if not spoken.available():
+        if os.environ.get("CI"):
+            pytest.fail("espeak-ng and sox are required in CI")
+        pytest.skip("espeak-ng or sox missing")
+    return chromium.browser_type
+
+
+def launch_with_microphone(browser_type: Any, wav: Path) -> Any:
+    """A Chromium whose microphone says what ``wav`` holds, once, and asks no permission."""
+    return browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=[
+            *CHROMIUM_ARGS,
+            "--use-fake-ui-for-media-stream",
+            "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={wav}%noloop",
+        ],
+    )
+
+
+def a_move_to_say(phone: Any) -> tuple[str, str | None, str | None]:
+    """What to say for a move the phone's page offers: a card onto a pile, else the end of
+    the turn; with that card and pile (None, None for the end of the turn)."""
+    card = phone.eval_on_selector_all("#hand .card.playable", "e => e.map(c => c.dataset.card)")
+    if not card:
+        return "end my turn", None, None
+    phone.click(f"#hand .card[data-card='{card[0]}']")
+    phone.wait_for_selector("#board .pile-cell.target")
+    pile = phone.get_attribute("#board .pile-cell.target", "data-pile")
+    phone.click(f"#hand .card[data-card='{card[0]}']")  # put it back
+    assert pile is not None
+    return f"{card_words(card[0])} on {PILE_WORDS[pile]}", card[0], pile
+
+
+def test_a_spoken_move_is_played_and_shown_on_the_tv(
+    open_page: Any, game_stack: Any, browser_type: Any, tmp_path: Path
+) -> None:
+    tv, ana, bob = two_players_joined(open_page)
+    start_game(tv, (ana, bob))
+    mover = ana if is_my_turn(ana) else bob
+    act_and_wait(mover, ["#actions [data-action=draw]"])
+    sentence, card, pile = a_move_to_say(mover)
+    turns_ended = tv.eval_on_selector_all("#log li[data-code=turn_ended]", "e => e.length")
+    wav = tmp_path / "move.wav"
+    spoken.speak_wav(sentence, str(wav), voice="en-us", speed=150, pad=0.6)
+
+    # The same seat on a phone whose microphone speaks: its saved seat, its old page closed.
+    saved = mover.evaluate("() => localStorage.getItem('gamenight.seats')")
+    path = mover.evaluate("() => location.pathname")
+    mover.goto("about:blank")
+    browser = launch_with_microphone(browser_type, wav)
+    try:
+        context = browser.new_context(**PHONE, locale="en")
+        context.add_init_script(f"localStorage.setItem('gamenight.seats', {json.dumps(saved)})")
+        phone = context.new_page()
+        problems: list[str] = []
+        phone.on("pageerror", lambda error: problems.append(str(error)))
+        phone.set_default_timeout(20_000)
+        phone.goto(game_stack.url + path)
+        phone.wait_for_selector("#play:not([hidden]) #hand .card")
+        assert phone.evaluate("() => isSecureContext")
+        phone.wait_for_selector("#say-listen:not([hidden])")
+        phone.click("#say-listen")  # a tap: recording stops by itself after the words
+
+        heard = phone.wait_for_selector("#say-heard:not([hidden])")
+        assert heard.inner_text() == f"Heard: “{sentence}”"
+        if card is None:
+            tv.wait_for_function(
+                "n => document.querySelectorAll('#log li[data-code=turn_ended]').length > n",
+                arg=turns_ended,
+            )
+        else:
+            tv.wait_for_selector(f"#board [data-pile='{pile}'] [data-card='{card}']")
+            phone.wait_for_function(
+                f"() => !document.querySelector(\"#hand [data-card='{card}']\")"
+            )
+        assert problems == []
+    finally:
+        browser.close()
