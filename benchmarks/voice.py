@@ -131,7 +131,7 @@ def recogniser_alone(count: int) -> None:
     pairs = [(view, random.Random(i).choice(sentences(view))) for i, view in enumerate(views)]
     said = spoken.spoken_set([text for _, text in pairs])
     decode_times, right, wrong = [], 0, 0
-    for clip, (view, _) in zip(said, pairs):
+    for clip, (view, _) in zip(said, pairs, strict=True):
         started = time.perf_counter()
         heard = recognizer.recognize(clip.pcm, sentences(view))
         decode_times.append(time.perf_counter() - started)

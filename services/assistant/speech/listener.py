@@ -97,4 +97,5 @@ class VoiceListener:
 
 
 def _error(reply_id: str, code: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    return {"v": 1, "id": reply_id, "status": "error", "error": {"code": code, "params": dict(params)}}
+    error = {"code": code, "params": dict(params)}
+    return {"v": 1, "id": reply_id, "status": "error", "error": error}

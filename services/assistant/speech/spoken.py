@@ -44,7 +44,9 @@ def speak(text: str, voice: str = "en-us", speed: int = 160, pad: float = 0.0) -
     return subprocess.run(command, input=wav, capture_output=True, check=True).stdout
 
 
-def speak_wav(text: str, path: str, voice: str = "en-us", speed: int = 160, pad: float = 0.0) -> None:
+def speak_wav(
+    text: str, path: str, voice: str = "en-us", speed: int = 160, pad: float = 0.0
+) -> None:
     """``text`` as a 16 kHz mono WAV file (for Chromium's fake microphone)."""
     wav = subprocess.run(
         ["espeak-ng", "-v", voice, "-s", str(speed), "--stdout", text],

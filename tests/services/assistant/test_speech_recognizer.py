@@ -66,9 +66,12 @@ def test_spoken_commands_and_questions_are_recognised(recognizer: Recognizer) ->
     pairs += [(pairs[index][0], question) for index, question in enumerate(QUESTIONS)]
     said = spoken.spoken_set([text for _, text in pairs])
     assert len({(s.voice, s.speed) for s in said}) >= 10
-    heard = [recognizer.recognize(s.pcm, sentences(view)) for s, (view, _) in zip(said, pairs)]
-    right = sum(h == s.text for h, s in zip(heard, said))
-    wrong = [(s.text, s.voice, s.speed, h) for h, s in zip(heard, said) if h != s.text]
+    heard = [
+        recognizer.recognize(s.pcm, sentences(view))
+        for s, (view, _) in zip(said, pairs, strict=True)
+    ]
+    right = sum(h == s.text for h, s in zip(heard, said, strict=True))
+    wrong = [(s.text, s.voice, s.speed, h) for h, s in zip(heard, said, strict=True) if h != s.text]
     assert right >= 0.95 * len(said), wrong
     # A miss is mostly "not heard" (said again), rarely another sentence (then the phone
     # shows what was heard, and the table refuses it if it is not legal).

@@ -47,8 +47,9 @@ def replies(phone: Phone, clip_id: str, count: int = 1) -> list[dict[str, Any]]:
     """The first ``count`` replies to ``clip_id`` on the phone's reply topic."""
     phone.box.wait(
         phone.reply_topic,
-        lambda _: len([m for m in phone.box.messages[phone.reply_topic] if m["id"] == clip_id])
-        >= count,
+        lambda _: (
+            len([m for m in phone.box.messages[phone.reply_topic] if m["id"] == clip_id]) >= count
+        ),
     )
     return [m for m in phone.box.messages[phone.reply_topic] if m["id"] == clip_id][:count]
 
