@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import ssl
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -53,8 +54,13 @@ TCP_LISTENER = "default"  # amqtt requires a listener named "default"
 WS_LISTENER = "ws"
 
 
-def _listener(kind: str, address: Address | None) -> dict[str, Any]:
-    return {"type": kind, "bind": None if address is None else str(address)}
+def _listener(
+    kind: str, address: Address | None, certificate: tuple[Path, Path] | None = None
+) -> dict[str, Any]:
+    listener: dict[str, Any] = {"type": kind, "bind": None if address is None else str(address)}
+    if certificate is not None:  # WebSocket over TLS (wss:), for pages served over https
+        listener.update(ssl=True, certfile=str(certificate[0]), keyfile=str(certificate[1]))
+    return listener
 
 
 def _plugin_path(plugin: type) -> str:
@@ -80,7 +86,13 @@ class _Subscriptions(dict[str, list[tuple[Session, int]]]):
 class GameNightBroker(Broker):  # type: ignore[misc]
     """amqtt's broker with our plugins, the retained-message guard and dynsec control."""
 
-    def __init__(self, accounts: AccountStore, tcp: Address | None, ws: Address | None) -> None:
+    def __init__(
+        self,
+        accounts: AccountStore,
+        tcp: Address | None,
+        ws: Address | None,
+        ws_certificate: tuple[Path, Path] | None = None,
+    ) -> None:
         if tcp is None and ws is None:
             raise ValueError("the broker needs a TCP or a WebSocket listener")
         self.accounts = accounts
@@ -91,7 +103,7 @@ class GameNightBroker(Broker):  # type: ignore[misc]
             {
                 "listeners": {
                     TCP_LISTENER: _listener("tcp", tcp),
-                    WS_LISTENER: _listener("ws", ws),
+                    WS_LISTENER: _listener("ws", ws, ws_certificate),
                 },
                 "plugins": {
                     _plugin_path(AccountAuthPlugin): plugin_config,
@@ -100,6 +112,15 @@ class GameNightBroker(Broker):  # type: ignore[misc]
             }
         )
         self._subscriptions = _Subscriptions()
+
+    @staticmethod
+    def _create_ssl_context(listener: dict[str, Any]) -> ssl.SSLContext:
+        # amqtt asks phones for a client certificate (CERT_OPTIONAL): a phone holding one
+        # would then pop up a certificate chooser. Ours asks for none.
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.minimum_version = ssl.TLSVersion.TLSv1_2
+        context.load_cert_chain(listener["certfile"], listener["keyfile"])
+        return context
 
     def bound_port(self, listener: str) -> int | None:
         """The port a listener actually got (useful after asking for port 0)."""
@@ -292,7 +313,7 @@ async def run_embedded_broker(
     broker_class: type[GameNightBroker] = GameNightBroker,
 ) -> None:
     """Serve until ``stop`` is set; ``on_ready`` gets the started broker."""
-    broker = broker_class(settings.accounts(), settings.tcp, settings.ws)
+    broker = broker_class(settings.accounts(), settings.tcp, settings.ws, settings.ws_certificate)
     await broker.start()
     try:
         if on_ready is not None:
@@ -382,6 +403,7 @@ def start_embedded_broker(
     ws: Address | str | None = None,
     data_dir: Path | None = None,
     timeout: float = 10.0,
+    ws_certificate: tuple[Path, Path] | None = None,
 ) -> EmbeddedBroker:
     """Start an embedded broker in a background thread; returns once it listens."""
     settings = BrokerSettings(
@@ -389,5 +411,6 @@ def start_embedded_broker(
         tcp=Address.parse(tcp) if isinstance(tcp, str) else tcp,
         ws=Address.parse(ws) if isinstance(ws, str) else ws,
         data_dir=data_dir,
+        ws_certificate=ws_certificate,
     )
     return EmbeddedBroker(settings, timeout)

@@ -8,8 +8,8 @@ For each clip, on the seat's ``reply`` topic, under the clip's id:
 
 - a refusal from ``protocol.voice`` (``payload_too_large``, ``voice_too_long``,
   ``bad_voice``), or ``not_heard`` when nothing the seat could say was recognised;
-- else ``{"status": "ok", "data": {"heard": text}}``, and then the text goes on as a
-  typed line would (the tables service or the assistant answers it, same id).
+- else ``{"status": "ok", "data": {"kind": "heard", "heard": text}}``, and then the text
+  goes on as a typed line would (the tables service or the assistant answers it, same id).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ QUEUE_BOUND = 8
 
 ViewOf = Callable[[str, int], Mapping[str, Any] | None]
 Reply = Callable[[str, dict[str, Any]], None]
-HandleLine = Callable[[str, int, str, str], None]
+HandleLine = Callable[[str, int, dict[str, Any]], None]
 
 
 class VoiceListener:
@@ -91,8 +91,11 @@ class VoiceListener:
         if heard is None:
             self._reply(reply_topic, _error(clip.id, "not_heard", {}))
             return None
-        self._reply(reply_topic, {"v": 1, "id": clip.id, "status": "ok", "data": {"heard": heard}})
-        self._handle_line(table, seat, clip.id, heard)
+        self._reply(
+            reply_topic,
+            {"v": 1, "id": clip.id, "status": "ok", "data": {"kind": "heard", "heard": heard}},
+        )
+        self._handle_line(table, seat, {"v": 1, "id": clip.id, "text": heard, "lang": "en"})
         return heard
 
 

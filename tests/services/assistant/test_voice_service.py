@@ -71,7 +71,12 @@ def test_spoken_draw_is_heard_then_played_for_the_speaker(
     mover, waiting, seq = started(lobby, phones)
     clip_id = speak_clip(mover, spoken.speak("draw a card", "en-gb", 150))
     heard, answer = replies(mover, clip_id, 2)
-    assert heard == {"v": 1, "id": clip_id, "status": "ok", "data": {"heard": "draw a card"}}
+    assert heard == {
+        "v": 1,
+        "id": clip_id,
+        "status": "ok",
+        "data": {"kind": "heard", "heard": "draw a card"},
+    }
     assert answer["status"] == "ok" and answer["seq"] == seq + 1  # the tables service's
     public = lobby.public(mover.table, lambda m: m["seq"] == seq + 1)
     assert public["state"]["phase"] == "play"
@@ -85,8 +90,8 @@ def test_a_question_is_answered_to_the_speaker(
     mover, waiting, _ = started(lobby, phones)
     clip_id = speak_clip(waiting, spoken.speak("whose turn is it", "en-us+m3", 170))
     heard, answer = replies(waiting, clip_id, 2)
-    assert heard["data"] == {"heard": "whose turn is it"}
-    assert answer["data"] == {"answer": "turn", "params": {"seat": mover.seat}}
+    assert heard["data"] == {"kind": "heard", "heard": "whose turn is it"}
+    assert answer["data"] == {"kind": "answer", "answer": "turn", "params": {"seat": mover.seat}}
 
 
 def test_silence_is_not_heard(
@@ -138,5 +143,5 @@ def test_only_the_assistant_hears_a_seat_and_only_that_seat_speaks_on_it(
     assert mover.view()["seq"] == seq
     # While the mover's own words are heard (and on its own topic only).
     own = speak_clip(mover, spoken.speak("draw a card"))
-    assert replies(mover, own)[0]["data"] == {"heard": "draw a card"}
+    assert replies(mover, own)[0]["data"]["heard"] == "draw a card"
     assert overheard == []
