@@ -130,11 +130,12 @@ def recogniser_alone(count: int) -> None:
     views = positions(count, seed=8)
     pairs = [(view, random.Random(i).choice(sentences(view))) for i, view in enumerate(views)]
     said = spoken.spoken_set([text for _, text in pairs])
-    decode_times, right, wrong = [], 0, 0
+    decode_times, cpu_times, right, wrong = [], [], 0, 0
     for clip, (view, _) in zip(said, pairs, strict=True):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         heard = recognizer.recognize(clip.pcm, sentences(view))
         decode_times.append(time.perf_counter() - started)
+        cpu_times.append(time.process_time() - cpu)
         right += heard == clip.text
         wrong += heard is not None and heard != clip.text
     grown = (process.memory_info().rss - before) / 2**20
@@ -146,7 +147,10 @@ def recogniser_alone(count: int) -> None:
     )
     print(
         f"recogniser: decoding p50 {1000 * percentile(decode_times, 0.5):.0f} ms, "
-        f"p99 {1000 * percentile(decode_times, 0.99):.0f} ms"
+        f"p99 {1000 * percentile(decode_times, 0.99):.0f} ms wall; CPU time p50 "
+        f"{1000 * percentile(cpu_times, 0.5):.0f} ms, p99 {1000 * percentile(cpu_times, 0.99):.0f}"
+        f" ms (what it costs on an idle core); clips average "
+        f"{sum(len(c.pcm) for c in said) / len(said) / 32000:.1f} s"
     )
 
 
@@ -179,7 +183,8 @@ def main() -> None:
             f"({right}/{said} heard exactly)"
         )
     recogniser_alone(args.spoken)
-    print("(2 shared cores, other work running: figures are noisy)")
+    load = ", ".join(f"{value:.1f}" for value in psutil.getloadavg())
+    print(f"(2 shared cores, load average {load}: wall-clock figures are noisy)")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from protocol import topics
 from protocol.voice import MAX_VOICE_PAYLOAD, SAMPLE_RATE, encode_voice
 from services.assistant.runner import AssistantRunner
 from services.assistant.speech import spoken
+from services.assistant.speech.listener import QUEUE_BOUND, VoiceListener
 from services.broker.settings import BrokerEndpoint
 from services.tables.runner import TablesRunner
 
@@ -145,3 +146,23 @@ def test_only_the_assistant_hears_a_seat_and_only_that_seat_speaks_on_it(
     own = speak_clip(mover, spoken.speak("draw a card"))
     assert replies(mover, own)[0]["data"]["heard"] == "draw a card"
     assert overheard == []
+
+
+def test_a_full_queue_of_clips_is_refused_not_heard_late() -> None:
+    """The worker's queue is bounded: the clip past it is answered ``voice_busy`` at once."""
+    sent: list[tuple[str, dict[str, Any]]] = []
+    listener = VoiceListener(lambda table, seat: None, lambda t, m: sent.append((t, m)), print)
+    topic = topics.seat_topic("K7Q2", 1, "voice")
+    for number in range(QUEUE_BOUND + 1):  # the worker is not started: nothing is taken
+        listener.on_voice(topic, encode_voice(f"c{number}", bytes(320)))
+    assert sent == [
+        (
+            topics.seat_topic("K7Q2", 1, "reply"),
+            {
+                "v": 1,
+                "id": f"c{QUEUE_BOUND}",
+                "status": "error",
+                "error": {"code": "voice_busy", "params": {}},
+            },
+        )
+    ]
