@@ -72,14 +72,15 @@ def through_the_stack(driver: Driver, moves: int) -> tuple[list[float], int, int
             driver.lock.wait_for(lambda: table in driver.public, MOVE_TIMEOUT)
             public = driver.public[table]
             seat = public["state"]["current_seat"]
+        if public["status"] != "playing" or seat is None:
+            driver.host(table, "next_round" if public["status"] == "round_over" else "rematch")
+            time.sleep(0.3)
+            continue
+        with driver.lock:
             driver.lock.wait_for(
                 lambda s=seat, q=public["seq"]: _seat_seq(driver, table, s) == q, MOVE_TIMEOUT
             )
             view = json.loads(driver.seats[(table, seat)])
-        if public["status"] != "playing":
-            driver.host(table, "next_round" if public["status"] == "round_over" else "rematch")
-            time.sleep(0.3)
-            continue
         text = action_sentences(choose_action(view["state"]))[0]
         voice = spoken.VOICES[index % len(spoken.VOICES)]
         pcm = spoken.speak(text, voice, spoken.SPEEDS[index % len(spoken.SPEEDS)], pad=0.2)
