@@ -60,8 +60,10 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 
 def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    asked = reading.any("hint") or (
-        reading.has("should") and (reading.any("what", "play", "move") or _acts(reading))
+    asked = (
+        reading.any("hint")
+        or (reading.has("help", "what") and reading.any("play"))
+        or (reading.has("should") and (reading.any("what", "play", "move") or _acts(reading)))
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
@@ -139,8 +141,8 @@ def _counted(code: str, count: int, **params: Any) -> Answer:
 
 
 def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if not reading.any("how_many"):
-        return None
+    if not reading.any("how_many") or reading.any("meld"):
+        return None  # "how many cards in a run?" is a rule
     if not reading.any("card", "left", "stock") and not (
         reading.any("have") and _named_seat(reading, names) is not None
     ):
@@ -211,9 +213,11 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.question
         and len(reading.words) <= 4
         and _me(reading)
-        and reading.words[0] in ("is", "am", "c", "sou", "e", "ben", "moi", "me")
+        and reading.words[0] in ("is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must")
         and not reading.piles
     )
+    if reading.any("corner", "side", "pile", "empty"):
+        return None  # "qu'est-ce qui va dans les coins ?" is a rule
     if not (whose or plays or short or me_now):
         return None
     if reading.any("when", "how", "mean", "end_turn"):
@@ -228,6 +232,57 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     return Answer("turn", {"seat": current})
 
 
+def _holding(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """ "Do I have the queen of spades?": yes or no, about the asker's own hand."""
+    if not (reading.question and _me(reading) and reading.any("have") and reading.cards):
+        return None
+    acts = reading.any("draw", "discard", "move", "end_turn", "go_out", "play")
+    if reading.any("how_many", "value", "can", "where") or len(reading.cards) != 1 or acts:
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    spec = reading.cards[0]
+    wild = state.get("wild_rank")
+    held = [
+        card
+        for card in state.get("hand") or []
+        if spec.matches(card, wild if isinstance(wild, int) else None)
+    ]
+    if held:
+        return Answer("holding_yes", {"cards": sorted(set(held))})
+    return Answer("holding_no", {"card": spec.shown()})
+
+
+def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """ "What round is it?" """
+    if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
+        return None
+    if reading.any("end_turn", "when", "how", "score", "last", "card", "hand") or reading.cards:
+        return None
+    if WILD_WORDS & set(reading.words):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    return Answer("round_is", {"round": state.get("round")})
+
+
+def _where(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """ "Where can the seven go?": the piles it fits, nothing played."""
+    if not (reading.any("where") and reading.question and len(reading.cards) == 1):
+        return None
+    if reading.piles or state is None:
+        return None
+    spec = reading.cards[0]
+    legal: Sequence[dict[str, Any]] = state.get("legal_actions") or []
+    fitting = [a for a in legal if a["type"] == "play" and spec.matches(str(a["card"]))]
+    cards = sorted({str(a["card"]) for a in fitting})
+    if len(cards) == 1:
+        return Answer("legal_yes_piles", {"card": cards[0], "piles": [a["pile"] for a in fitting]})
+    if cards:
+        return Refusal("which_card", {"cards": cards})
+    return Answer("legal_no")
+
+
 def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     acts = reading.any("draw", "discard", "move", "end_turn", "go_out")
     if reading.any("how_many", "score", "value", "turn") or reading.cards or acts:
@@ -237,7 +292,7 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         or (
             reading.any("card") and (reading.any("what", "have", "show") or len(reading.words) <= 3)
         )
-        or (reading.has("what", "have") and reading.question)
+        or (reading.has("what", "have") and (reading.question or reading.any("show")))
     )
     if not mine:
         return None
@@ -253,7 +308,8 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 def _standings(
     reading: Reading, state: State | None, names: Mapping[int, str]
 ) -> Understood | None:
-    if not reading.any("score") or (reading.any("value", "how") and reading.cards):
+    by_cards = reading.has("who", "fewest") and reading.any("card")
+    if not (reading.any("score") or by_cards) or (reading.any("value", "how") and reading.cards):
         return None
     if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
         return None  # "how do points work?" is a rule
@@ -263,7 +319,7 @@ def _standings(
     scores: Sequence[int] = state.get("scores") or []
     counts: Sequence[int] = state.get("hand_counts") or []
     scored = state.get("game") == CROWNS or bool((state.get("options") or {}).get("session"))
-    if not scored or not scores:
+    if not scored or not scores or by_cards:
         if not counts or (_me(reading) and not reading.any("who")):
             return Answer("no_scores")
         fewest = min(counts)
@@ -274,6 +330,9 @@ def _standings(
             return Answer("leader_cards_tied", {"seats": leaders, "count": fewest})
         return Answer("leader_cards", {"seat": leaders[0], "count": fewest})
     own = scores[me] if me is not None and me < len(scores) else None
+    named = _named_seat(reading, names)
+    if named is not None and named != me and 0 <= named < len(scores) and not reading.any("who"):
+        return Answer("score_of", {"seat": named, "points": scores[named]})
     if _me(reading) and not reading.any("who") and own is not None:
         return Answer("my_total", {"points": own})
     best = min(scores)
@@ -302,8 +361,8 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
-    if reading.any("meld"):
-        return None  # "what counts as a book?" is a rule
+    if reading.any("meld") or _named_seat(reading, names) is not None:
+        return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
     if not priced or (reading.any("me", "who") and not reading.cards):
         return None
     if state is None:
@@ -389,6 +448,8 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.any("empty") and reading.any("side", "pile") and not specific:
         return "empty_side"
+    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
+        return "turn"
     if (
         reading.any("round")
         and reading.any("end_turn", "when", "score")
@@ -419,6 +480,8 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "melds"
     if reading.any("last") and reading.any("turn", "round"):
         return "last_turn"
+    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
+        return "turn"
     if reading.any("round") and reading.any("end_turn", "when") and reading.any("when", "how"):
         return "round_end"
     if reading.any("discard") and reading.any("take", "draw") and reading.any("can"):
@@ -435,6 +498,9 @@ Question = Callable[[Reading, State | None, Mapping[int, str]], Understood | Non
 _QUESTIONS: tuple[Question, ...] = (
     _hint,
     _help,
+    _holding,
+    _where,
+    _round,
     _counts,
     _value,
     _wild,

@@ -169,10 +169,22 @@ def read(text: str, lang: str | None = None) -> Reading:
     cards = _cards(words, pile_at)
     stripped = text.strip()
     question = stripped.endswith("?") or (bool(words) and words[0] in QUESTION_STARTS)
-    negated = any(word in ("not", "dont", "nao", "niet", "never", "jamais") for word in words) or (
-        "ne" in words and "pas" in words
-    )
-    if any(a == "da" and b == "me" for a, b in itertools.pairwise(words)):
+    negated = _negated(words)
+    pairs = set(itertools.pairwise(words))
+    if ("ce", "qui") in pairs and words.count("qui") == 1:
+        concepts.discard("who")  # "qu'est-ce qui…" asks what, not who
+        concepts.add("what")
+    if not question and (pairs & _HANDING_OVER or "contigo" in words):
+        concepts.add("end_turn")  # "over to you", "à toi", "jij bent": the turn passes on
+    if ("est", "tout") in pairs:
+        concepts.add("end_turn")  # "c'est tout", that's all
+    if "play" in concepts and {"everything", "all", "tout", "tudo", "alles"} & set(words):
+        concepts.add("go_out")  # "I lay everything down", "je pose tout"
+    if ("lay", "down") in pairs and "discard" in concepts:
+        concepts.add("go_out")  # "lay down, discard the king"
+    if ("por", "favor") in pairs:
+        concepts.discard("play")  # "por favor" is please, not "pôr" (to put)
+    if ("da", "me") in pairs:
         concepts.add("take")  # Portuguese "dá-me": give me (alone, "da" is "of the")
     if "pas" in words and ("ne" in words or "n" in words):
         concepts.discard("end_turn")  # French "ne ... pas": a negation, not Dutch "ik pas"
@@ -183,6 +195,24 @@ ARTICLES = frozenset(
     {"the", "le", "la", "l", "les", "o", "os", "as", "het", "that", "this", "ce", "cette",
      "top", "pile", "tas", "stapel", "pilha", "monte", "corner", "coin", "canto", "hoek"}
 )  # fmt: skip
+
+
+_HANDING_OVER = frozenset(
+    {("to", "you"), ("your", "turn"), ("your", "go"), ("a", "toi"), ("a", "vous"),
+     ("ton", "tour"), ("tua", "vez"), ("sua", "vez"), ("jij", "bent"), ("jouw", "beurt")}
+)  # fmt: skip
+_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
+_ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+
+
+def _negated(words: list[str]) -> bool:
+    """A negation right before an action word: "don't draw", "ne pioche pas", "niet trekken"."""
+    for index, word in enumerate(words):
+        if word in _NEGATIONS:
+            after = words[index + 1 : index + 3]
+            if any(concepts_of(later) & _ACTS for later in after):
+                return True
+    return False
 
 
 def _role(words: list[str], index: int) -> tuple[bool, bool]:
@@ -302,8 +332,8 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
         if rank is None:
             continue
         suit, colour, taken = _suit_and_colour(words, index, used)
-        if word in WEAK_RANKS and suit is None and colour is None:
-            continue
+        if word in WEAK_RANKS and suit is None:
+            continue  # "een zwarte zes": the article is no ace
         if rank < 0:  # a rank heard only by its sound: "for of clubs", "schoppen zeeven"
             # Only one of the two by its sound: the suit must be a word we know.
             before = index - 1 in taken and words[index - 1] in SUIT_WORDS
@@ -379,7 +409,7 @@ def _suit_and_colour(
     if after < len(words) and after not in used:
         found = SUIT_WORDS.get(words[after]) or (
             SUIT_SOUNDS.closest(words[after])
-            if len(words[after]) >= 4 and words[after] not in RANK_WORDS
+            if len(words[after]) >= 4 and _unknown(words[after])
             else None
         )
         if found is not None:

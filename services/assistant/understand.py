@@ -116,6 +116,10 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
             kind = "draw_discard"
         params = {key: value for key, value in action.items() if key not in ("type", "source")}
         return Answer(f"legal_yes_{kind}", params)
+    cards = {card_of(action) for action in matches}
+    if len(cards) == 1 and all(action["type"] == "play" for action in matches):
+        card = str(matches[0]["card"])
+        return Answer("legal_yes_piles", {"card": card, "piles": [a["pile"] for a in matches]})
     if matches:
         return _which(matches)
     return Answer("legal_no")
@@ -160,6 +164,8 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
         verbs = verbs - {"take"}  # "get rid of the seven"
     if kind == "play" and len(reading.cards) == 2:
         verbs = verbs - {"take"}  # "the red ten gets the black nine"
+    if kind == "move" and len(reading.piles) == 2:
+        verbs = verbs - {"take"}  # "take the east pile and put it on north"
     if ("go_out" in verbs) != (kind == "go_out"):
         return False  # going out is only ever said
     if verbs - ALLOWED_VERBS[kind]:
@@ -322,6 +328,8 @@ def _fits_draw(
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False
+    if not verbs:  # "a card, please": a card and nothing else asked for
+        return reading.has("card") and not reading.question and len(reading.concepts) == 1
     return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 
 

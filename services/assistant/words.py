@@ -130,7 +130,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "donne"),
         "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero",
                "fico"),
-        "nl": ("pakken", "pak", "nemen", "neem", "genomen", "wil", "geef"),
+        "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
     },
     "discard": {
         "en": ("discard", "throw", "toss", "dump", "ditch", "rid"),
@@ -145,10 +145,12 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("uitgaan", "uit"),
     },
     "end_turn": {
-        "en": ("end", "done", "pass", "finish", "stop"),
-        "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin"),
-        "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim"),
+        "en": ("end", "done", "pass", "finish", "stop", "nothing"),
+        "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien"),
+        "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada",
+               "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
+               "niks", "niets",
                "beeindigen", "afgelopen"),
     },
     "move": {
@@ -208,6 +210,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "pt": ("quantos", "quantas", "quanto", "quanta"),
         "nl": ("hoeveel",),
     },
+    "where": {"en": ("where",), "fr": ("ou",), "pt": ("onde",),
+              "nl": ("waar", "waarheen", "waarop")},
+    "fewest": {"en": ("fewest", "least", "lowest", "smallest"), "fr": ("moins",),
+               "pt": ("menos",), "nl": ("minste", "minst", "laagste")},
     "when": {"en": ("when",), "fr": ("quand",), "pt": ("quando",), "nl": ("wanneer",)},
     "how": {"en": ("how",), "fr": ("comment",), "pt": ("como",), "nl": ("hoe",)},
     "can": {
@@ -237,10 +243,12 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "turn": {"en": ("turn", "go", "next", "waiting"), "fr": ("tour", "suivant", "attend"),
              "pt": ("vez", "turno", "proximo", "espera"),
              "nl": ("beurt", "volgende", "wachten")},
-    "show": {"en": ("show", "tell", "list", "see"), "fr": ("montre", "dis", "voir", "affiche"),
-             "pt": ("mostra", "diz", "ver", "mostrar"), "nl": ("toon", "laat", "zien", "zeg")},
-    "works": {"en": ("work", "works", "counted", "calculated", "scored"),
-              "fr": ("marche", "fonctionne", "compte", "calcule"),
+    "show": {"en": ("show", "tell", "list", "see", "remind"),
+             "fr": ("montre", "dis", "voir", "affiche", "rappelle"),
+             "pt": ("mostra", "diz", "ver", "mostrar", "lembra"),
+             "nl": ("toon", "laat", "zien", "zeg", "herinner")},
+    "works": {"en": ("work", "works", "counted", "calculated"),
+              "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
               "pt": ("funciona", "conta", "contam", "calcula", "contar"),
               "nl": ("werkt", "telt", "geteld", "berekend", "tellen")},
     "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
@@ -259,10 +267,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("worth", "value", "cost", "costs", "count"),
         "fr": ("vaut", "valeur", "valent", "coute", "compte"),
         "pt": ("vale", "valem", "valor", "custa", "conta"),
-        "nl": ("waard", "waarde", "telt", "kost"),
+        "nl": ("waard", "telt", "kost"),  # not "waarde": its stem is "waar", "where"
     },
     "round": {"en": ("round", "hand", "game"), "fr": ("manche", "partie", "tour"),
-              "pt": ("rodada", "ronda", "partida", "mao", "jogo"),
+              "pt": ("rodada", "ronda", "partida"),
               "nl": ("ronde", "spel", "potje")},
     "hand": {"en": ("hand",), "fr": ("main", "jeu"), "pt": ("mao",), "nl": ("hand",)},
     "have": {
@@ -325,7 +333,8 @@ FILLERS = frozenset(
      "en", "met", "voor", "nou", "dan", "maar", "even", "eh", "oke", "hop", "allez", "ben",
      "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
-     "vais", "allons", "vamos", "gaan", "want", "wanna"}
+     "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "por", "favor",
+     "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij"}
 )  # fmt: skip
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
@@ -364,6 +373,10 @@ def stems(word: str) -> tuple[str, ...]:
     return tuple(_STEMMERS[lang].stemWord(word) for lang in LANGUAGES)
 
 
+# Forms compared as written only: their stems are other words' ("wil" and "wilde").
+_EXACT_ONLY = frozenset({"wil"})
+
+
 def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozenset[str]], ...]]:
     exact: dict[str, set[str]] = {}
     by_stem: list[dict[str, set[str]]] = [{} for _ in LANGUAGES]
@@ -372,7 +385,7 @@ def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozens
             for form in per_language.get(lang, ()):
                 exact.setdefault(form, set()).add(concept)
                 stem = _STEMMERS[lang].stemWord(form)
-                if len(stem) >= 3:  # short stems would catch unrelated words
+                if len(stem) >= 3 and form not in _EXACT_ONLY:  # short stems catch too much
                     by_stem[index].setdefault(stem, set()).add(concept)
     return (
         {form: frozenset(found) for form, found in exact.items()},

@@ -19,12 +19,17 @@ What this subclass changes in amqtt, and why:
 * The dynsec control topic. amqtt closes any connection that publishes to a ``$`` topic;
   here service accounts may send Mosquitto's dynamic-security commands to
   ``$CONTROL/dynamic-security/v1`` and get the answer on ``.../response``, as on Mosquitto.
+* WebSocket over TLS (``serve --https``). amqtt asks every client for a certificate; here
+  none is asked, and a browser opening the port itself (to accept our certificate) gets a
+  page saying it is accepted instead of an error and a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import http
 import logging
 import ssl
 import threading
@@ -39,7 +44,9 @@ from amqtt.errors import AMQTTError, MQTTError
 from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
 from amqtt.session import Session
 from amqtt.utils import gen_client_id
-from websockets.asyncio.server import ServerConnection
+from websockets import Subprotocol
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.http11 import Request, Response
 
 from services.broker.credentials import ServiceCredentials
 from services.broker.dynsec import CONTROL_RESPONSE_TOPIC, CONTROL_TOPIC, AccountStore
@@ -121,6 +128,29 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         context.minimum_version = ssl.TLSVersion.TLSv1_2
         context.load_cert_chain(listener["certfile"], listener["keyfile"])
         return context
+
+    async def _create_server_instance(
+        self,
+        listener_name: str,
+        listener_type: Any,
+        address: str | None,
+        port: int,
+        ssl_context: ssl.SSLContext | None,
+    ) -> Any:
+        if listener_type != "ws" or ssl_context is None:
+            return await super()._create_server_instance(
+                listener_name, listener_type, address, port, ssl_context
+            )
+        # Over wss, a phone may open https://<address>:<port>/ itself to accept our
+        # certificate (the TV says how): it gets a page saying so, not an error.
+        return await serve(
+            functools.partial(self.ws_connected, listener_name=listener_name),
+            address,
+            port,
+            ssl=ssl_context,
+            subprotocols=[Subprotocol("mqtt")],
+            process_request=_certificate_page,
+        )
 
     def bound_port(self, listener: str) -> int | None:
         """The port a listener actually got (useful after asking for port 0)."""
@@ -292,6 +322,20 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         for session, _ in list(self._sessions.values()):
             if session.username in names and session.transitions.is_connected():
                 self._cut(session)  # amqtt then ends the session as after any lost connection
+
+
+CERTIFICATE_ACCEPTED = (
+    "Game Night: this computer's certificate is accepted. Go back to the game.\n"
+    "Soirée jeux : le certificat de cet ordinateur est accepté. Retourne au jeu.\n"
+    "Noite de jogos: o certificado deste computador foi aceite. Volte ao jogo.\n"
+    "Spelavond: het certificaat van deze computer is geaccepteerd. Ga terug naar het spel.\n"
+)
+
+
+def _certificate_page(connection: ServerConnection, request: Request) -> Response | None:
+    if request.headers.get("Upgrade", "").lower() == "websocket":
+        return None  # an MQTT client: carry on with the WebSocket handshake
+    return connection.respond(http.HTTPStatus.OK, CERTIFICATE_ACCEPTED)
 
 
 def _peer(address: Any) -> tuple[str, int]:

@@ -340,3 +340,29 @@ def test_the_embedded_broker_asks_phones_for_no_client_certificate(tmp_path: Pat
         broker.stop()
     assert "Game Night" in shown.stdout  # the handshake went through, with our certificate
     assert "Requested Signature Algorithms" not in shown.stdout  # no CertificateRequest
+
+
+def test_a_phone_opening_the_wss_port_itself_is_told_the_certificate_is_accepted(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The TV tells phones whose browser asks again for the broker's port to open it once.
+    files = ensure_certificate(tmp_path, ["127.0.0.1"], [])
+    credentials = ServiceCredentials.generate()
+    broker = start_embedded_broker(
+        credentials, tcp=None, ws="127.0.0.1:0", ws_certificate=(files.cert, files.key)
+    )
+    try:
+        url = f"https://127.0.0.1:{broker.ws_port}/"
+        with urllib.request.urlopen(url, context=trusting(files), timeout=10) as page:
+            text = page.read().decode()
+        assert page.status == 200
+        assert "certificate is accepted" in text and "certificat de cet ordinateur" in text
+        # The same port still speaks MQTT over wss.
+        login = ("web", credentials.password("web"))
+        assert (
+            mqtt_over_websocket(f"wss://127.0.0.1:{broker.ws_port}/mqtt", trusting(files), login)
+            == 0
+        )
+    finally:
+        broker.stop()
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]

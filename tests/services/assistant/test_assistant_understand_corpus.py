@@ -201,7 +201,7 @@ LEXICON = [
 def test_any_jumble_of_table_words_is_handled(words: list[str], position: str, lang: str) -> None:
     kind, message = respond(said(" ".join(words), lang), seat_view(position), NAMES)
     assert kind == "intent" or worded(message, lang), message
-    if kind == "intent" and "?" in words:
+    if kind == "intent" and words and words[-1] == "?":  # a question is never a move
         pytest.fail(f"a question moved the table: {words}")
 
 
