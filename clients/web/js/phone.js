@@ -13,6 +13,7 @@ import { dragSource } from "./drag.js";
 import { listen, recogniserClass } from "./speech.js";
 import { keepAwake } from "./wakelock.js";
 import { showVoiceInput } from "./capabilities.js";
+import { wireVoice } from "./voice.js";
 
 const STORE = "gamenight.seats";
 const NAME_KEY = "gamenight.name";
@@ -249,6 +250,10 @@ function onSeatView(view) {
 }
 
 function onReply(reply) {
+  if (page.saying && reply.id === page.saying && reply.data?.heard) {
+    showHeard(reply.data.heard); // what the assistant heard; the answer follows
+    return;
+  }
   if (page.hintAsked && reply.id === page.hintAsked.id) {
     const asked = page.hintAsked;
     page.hintAsked = null;
@@ -377,17 +382,41 @@ function wireSayForm() {
     sayLine(input.value);
     input.value = "";
   });
-  if (showVoiceInput($("say-listen"), $("say-hint")) && recogniserClass()) {
-    $("say-listen").addEventListener("click", () =>
-      listen(
-        (heard) => {
-          input.value = heard;
-          sayLine(heard);
-        },
-        () => toast(t("ui.say_not_heard")),
-      ),
+  const listenInBrowser = () =>
+    listen(
+      (heard) => {
+        input.value = heard;
+        sayLine(heard);
+      },
+      () => toast(t("ui.say_not_heard")),
     );
+  // Shown only where the microphone works (capabilities.js); else the dictation hint.
+  if (showVoiceInput($("say-listen"), $("say-hint"))) {
+    wireVoice($("say-listen"), {
+      send: sendClip,
+      newId,
+      lang: language,
+      onListening: () => toast(t("ui.voice_listening")),
+      onFailure: () => toast(t("ui.voice_no_microphone"), 8000),
+      // Offline recognition is English: another language uses the browser's, if any.
+      preferBrowser: () => Boolean(recogniserClass()) && language() !== "en",
+      listenInBrowser,
+    });
   }
+}
+
+/** A recorded clip, on the seat's voice topic: the assistant hears it, then answers. */
+function sendClip(bytes, clipId) {
+  if (!page.link || !page.creds) return;
+  page.saying = clipId;
+  $("say-heard").hidden = true;
+  page.link.client.publish(seatTopic("voice"), bytes, { qos: 1 });
+}
+
+function showHeard(text) {
+  const line = $("say-heard");
+  line.textContent = t("ui.voice_heard", { text });
+  line.hidden = false;
 }
 
 function select(selection) {
