@@ -20,6 +20,10 @@ from engine.options import resolve_options
 from engine.registry import GAME_MODULES, game_rules
 
 DEFAULT_GAME = "kings-corner"
+BOT_LEVELS = ("easy", "normal", "hard")  # services.bots.players.LEVELS (no import: engine only)
+DEFAULT_BOT_LEVEL = "normal"
+AWAY_WAIT = 60  # seconds offline mid-game before a stand-in bot plays the seat
+AWAY_WAIT_LIMITS = (10, 3600)
 
 
 class TableError(RuleError):
@@ -42,9 +46,13 @@ class SeatInfo:
     # A computer player holding the seat of a player the host removed mid-game: that
     # player (by name) may take the seat back once the game is over.
     stand_in_for: str | None = None
+    level: str = DEFAULT_BOT_LEVEL  # a bot's playing strength
+    # While its player is away mid-game: the id a stand-in bot signs with (not logged:
+    # like presence, it is decided again after a restart).
+    stand_in: str | None = None
 
     def public(self) -> dict[str, Any]:
-        return {
+        shown: dict[str, Any] = {
             "seat": self.seat,
             "name": self.name,
             "online": self.online or self.bot,
@@ -52,6 +60,11 @@ class SeatInfo:
             "host": self.host,
             "lang": self.lang,
         }
+        if self.bot:
+            shown["level"] = self.level
+        if self.stand_in is not None:
+            shown["stand_in"] = True
+        return shown
 
 
 @dataclass
@@ -75,6 +88,8 @@ class Table:
     game_no: int = 0
     # The lowest total of the solo games finished here (Five Crowns alone: lower is better).
     solo_best: int | None = None
+    away_level: str = DEFAULT_BOT_LEVEL  # the stand-in bots' level (the host chooses)
+    away_wait: int = AWAY_WAIT
 
     # ----------------------------------------------------------------- queries
     @property
@@ -166,8 +181,14 @@ class Table:
         seat = int(entry["seat"])
         if self.locked:
             raise TableError("table_locked", table=self.code)
-        # Between games too: a finished game's table seats players for the next one.
-        if self.status not in ("lobby", "finished"):
+        # Between games, anyone may sit down (a removed player takes its seat back); a
+        # latecomer takes a seat beyond the game under way: the phone watches (its seat
+        # view has no state) and plays from the next game on.
+        if (
+            self.state is not None
+            and self.status not in ("lobby", "finished")
+            and seat < self.state.seats
+        ):
             raise TableError("game_in_progress", table=self.code)
         name = str(entry["name"]).strip()
         held = self.seats.get(seat)
@@ -191,6 +212,7 @@ class Table:
             host=bool(entry.get("host", False)),
             username=entry.get("username"),
             token_hash=entry.get("token_hash"),
+            level=str(entry.get("level", DEFAULT_BOT_LEVEL)),
         )
         code = "bot_joined" if entry.get("bot") else "player_joined"
         return [Event(code, seat, {"name": name})]
@@ -219,18 +241,41 @@ class Table:
         info = self.seats.get(seat) if isinstance(seat, int) else None
         if info is None:
             raise TableError("no_such_seat", seat=seat)
-        if self.status == "lobby":
-            del self.seats[info.seat]
+        if self.status == "lobby" or self.state is None or info.seat >= self.state.seats:
+            del self.seats[info.seat]  # not in the game under way: nobody takes over
         else:
-            # Mid-game the seat keeps its cards and a computer player takes it over.
+            # Mid-game the seat keeps its cards and a computer player takes it over,
+            # under a bot's name of its own (older logs have none: the player's).
             self.seats[info.seat] = SeatInfo(
                 seat=info.seat,
                 player_id=str(entry["bot_id"]),
-                name=info.name,
+                name=str(entry.get("bot_name", info.name)),
                 bot=True,
+                level=self.away_level,
                 stand_in_for=info.stand_in_for if info.bot else info.name,
             )
         return [Event("player_kicked", info.seat, {"name": info.name})]
+
+    def _set_bot_level(self, entry: Mapping[str, Any]) -> list[Event]:
+        seat, level = entry.get("seat"), entry.get("level")
+        info = self.seats.get(seat) if isinstance(seat, int) else None
+        if info is None or not info.bot:
+            raise TableError("no_such_bot", seat=seat)
+        if level not in BOT_LEVELS:
+            raise TableError("unknown_level", level=level)
+        info.level = str(level)
+        return [Event("bot_level_changed", info.seat, {"name": info.name, "level": level})]
+
+    def _set_away(self, entry: Mapping[str, Any]) -> list[Event]:
+        level = entry.get("level", self.away_level)
+        wait = entry.get("wait", self.away_wait)
+        if level not in BOT_LEVELS:
+            raise TableError("unknown_level", level=level)
+        low, high = AWAY_WAIT_LIMITS
+        if isinstance(wait, bool) or not isinstance(wait, int) or not low <= wait <= high:
+            raise TableError("bad_wait", wait=wait, minimum=low, maximum=high)
+        self.away_level, self.away_wait = str(level), wait
+        return [Event("away_rules_changed", None, {"level": level, "wait": wait})]
 
     def _flag(self, entry: Mapping[str, Any]) -> list[Event]:
         op = str(entry["kind"])
@@ -339,4 +384,6 @@ _HANDLERS = {
     "end_session": Table._end_session,
     "rematch": Table._start,
     "act": Table._act,
+    "set_bot_level": Table._set_bot_level,
+    "set_away": Table._set_away,
 }

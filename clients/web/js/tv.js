@@ -5,9 +5,10 @@
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
 import { languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
-import { closeTakenSeatLink, hostControlsKey, renderHostControls, showSeatLink } from "./host.js";
+import { botTags, closeTakenSeatLink, hostControlsKey, renderHostControls, showSeatLink, standInTag } from "./host.js";
 import { allNames, errorText, eventText, gameModule, nameOf, optionLines, setGame, setNames } from "./table.js";
 import { say, speechToggle } from "./speech.js";
+import { fetchNetwork, renderNetworkNotices } from "./notices.js";
 
 const STORE = "gamenight.tv";
 const LOG_LENGTH = 12;
@@ -20,7 +21,12 @@ const SPOKEN = new Set([
 ]);
 
 const $ = (id) => document.getElementById(id);
-const page = { config: null, saved: null, link: null, view: null, hostKey: null, sheetKey: null };
+const page = {
+  config: null, saved: null, link: null, view: null, hostKey: null, sheetKey: null, network: null,
+  // The log as events (codes and parameters, newest last): words are chosen when drawn,
+  // so a change of language rewords every line.
+  logEvents: [],
+};
 
 function sendHost(op, params) {
   if (!page.link) return;
@@ -38,8 +44,11 @@ function renderLobby(view) {
   const source = `/api/tables/${table}/qr.svg`;
   if (qr.getAttribute("src") !== source) qr.src = source;
   qr.alt = t("ui.qr_alt", { url: page.saved.join_url });
-  $("join-address").textContent = page.saved.join_url.replace(/\/[A-Z0-9]+$/, "");
+  // The server's address of now (it may have moved to https since this table was made).
+  const base = page.network?.public_url ? `${page.network.public_url.replace(/\/$/, "")}/join` : null;
+  $("join-address").textContent = base || page.saved.join_url.replace(/\/[A-Z0-9]+$/, "");
   $("table-code").textContent = table;
+  renderNetworkNotices($("network-notices"), page.network);
   $("table-code").setAttribute("aria-label", t("ui.table_code_is", { code: table.split("").join(" ") }));
   const key = hostControlsKey(view);
   if (page.hostKey !== key) {
@@ -53,19 +62,22 @@ function renderLobby(view) {
 function playerChips(view, module) {
   const state = view.state;
   return view.players.map((player) => {
-    const stats = module.seatStats(state, player.seat).map((stat) =>
-      el("span", { class: "stat" }, [`${stat.label} `, el("b", { text: String(stat.value) })]),
-    );
+    const stats = module.seatStats(state, player.seat).map((stat) => el("span", { class: "stat", text: stat.text }));
     const chip = el("div", { class: "player-chip", role: "listitem", "data-seat": player.seat }, [
       el("span", { class: "dot", "aria-hidden": "true" }),
       el("span", { class: "name", text: player.name }),
       state.dealer === player.seat ? el("span", { class: "badge dealer", text: "D", title: t("ui.dealer") }) : null,
       player.host ? el("span", { class: "badge", text: "♛", title: t("ui.host") }) : null,
-      player.bot ? el("span", { class: "badge", text: "⚙", title: t("ui.bot") }) : null,
+      ...botTags(player),
+      standInTag(player),
       ...stats,
     ]);
     chip.classList.toggle("online", player.online);
-    chip.classList.toggle("turn", state.current_seat === player.seat);
+    const turn = state.current_seat === player.seat;
+    chip.classList.toggle("turn", turn);
+    chip.classList.toggle("paused", turn && Boolean(view.paused));
+    if (turn) chip.prepend(el("span", { class: "turn-arrow", "aria-hidden": "true", text: "▶" }));
+    chip.title = player.name;
     return chip;
   });
 }
@@ -75,8 +87,9 @@ function renderGame(view, previous) {
   const state = view.state;
   $("players").replaceChildren(...playerChips(view, module));
   const before = previous && sameGame(previous, view) ? previous.state : null;
-  module.renderBoard($("board"), state, { previous: before, names: allNames(view.players.length) });
-  const lines = optionLines(view, module.SHOWN_OPTIONS);
+  // Names of the seats in the game (a latecomer waiting for the next one has no hand).
+  module.renderBoard($("board"), state, { previous: before, names: allNames(state.hand_counts.length) });
+  const lines = optionLines(view, module.shownOptions ? module.shownOptions(view.options) : module.SHOWN_OPTIONS);
   $("options-shown").replaceChildren(
     el("h2", { text: t(`game.${view.game}`) }),
     el("ul", {}, lines.map((line) => el("li", { text: line }))),
@@ -92,7 +105,9 @@ function renderHeadline(view) {
   }
   const module = gameModule(view.game);
   const parts = [module.roundText(state)];
-  if (view.status === "playing" && state.current_seat !== null) {
+  if (view.status === "playing" && view.paused) {
+    parts.push(" · ", el("span", { class: "paused-name", text: t("ui.paused") }));
+  } else if (view.status === "playing" && state.current_seat !== null) {
     parts.push(" · ", el("span", { class: "turn-name", text: t("ui.turn_of", { name: nameOf(state.current_seat) }) }));
     parts.push(" · ", module.phaseText(state));
   } else {
@@ -115,7 +130,7 @@ function renderScoreSheet(view) {
   const module = gameModule(view.state.game || view.game);
   $("score-title").textContent =
     view.status === "finished" ? t("ui.game_over") : t("ui.round_over", { round: view.state.round });
-  $("score-body").replaceChildren(module.scoreSheet(view.state, allNames(view.players.length)));
+  $("score-body").replaceChildren(module.scoreSheet(view.state, allNames(view.state.hand_counts.length)));
   if (view.status === "finished" && view.players.length === 1 && Number.isInteger(view.solo_best)) {
     $("score-body").append(el("p", { class: "solo-best", text: t("ui.solo_best", { score: view.solo_best }) }));
   }
@@ -162,18 +177,29 @@ function render(view) {
 // ------------------------------------------------------------------ events
 
 function clearLog() {
-  $("log").replaceChildren();
+  page.logEvents = [];
+  renderLog();
 }
 
 function onEvents(message) {
-  const log = $("log");
-  if (message.events.some((event) => event.code === "game_started")) clearLog();
+  // A new game's first events: the old game's lines are not this one's.
+  if (message.events.some((event) => event.code === "game_started")) page.logEvents = [];
   for (const event of message.events) {
-    const text = eventText(event);
-    log.prepend(el("li", { text, "data-code": event.code }));
+    page.logEvents.push(event);
     if (SPOKEN.has(event.code)) say(eventText(event, { spoken: true }));
   }
-  while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
+  page.logEvents.splice(0, Math.max(0, page.logEvents.length - LOG_LENGTH));
+  renderLog();
+}
+
+/** The log, newest first in the list (the style puts it at the bottom, always in view). */
+function renderLog() {
+  $("log").replaceChildren(
+    ...page.logEvents
+      .slice()
+      .reverse()
+      .map((event) => el("li", { text: eventText(event), "data-code": event.code })),
+  );
 }
 
 function onHostReply(reply) {
@@ -247,7 +273,10 @@ async function startOver() {
 async function main() {
   await setLanguage(preferredLanguage());
   translatePage();
-  languageSwitch($("lang"), () => page.view && ((page.hostKey = null), (page.sheetKey = null), render(page.view)));
+  languageSwitch($("lang"), () => {
+    renderLog();
+    if (page.view) (page.hostKey = null), (page.sheetKey = null), render(page.view);
+  });
   speechToggle($("speech-toggle"));
   fourColourToggle($("four-colour"));
   closableDialogs();
@@ -257,6 +286,7 @@ async function main() {
   });
   $("new-table").addEventListener("click", startOver);
   page.config = await (await fetch("/api/config")).json();
+  page.network = await fetchNetwork();
   let saved = null;
   try {
     saved = JSON.parse(localStorage.getItem(STORE) || "null");
