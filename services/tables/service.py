@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from engine.registry import game_rules
 from protocol import topics
-from protocol.messages import ProtocolError
+from protocol.messages import MAX_PAYLOAD, ProtocolError
 from protocol.topics import Grants
 from services.tables import credentials
 from services.tables.store import LeaseLostError, Store
@@ -133,7 +133,7 @@ class TablesService:
         try:
             intent = decode("intent", payload)
         except ProtocolError as error:
-            self._reply(reply_topic, _error(_id_of(payload), error.code, error.params))
+            self._reply(reply_topic, _error(_id_of(payload, error), error.code, error.params))
             return
         intent_id = str(intent["id"])
         table = self.tables.get(code)
@@ -183,7 +183,7 @@ class TablesService:
         try:
             intent = decode("host_intent", payload)
         except ProtocolError as error:
-            self._reply(reply_topic, _error(_id_of(payload), error.code, error.params))
+            self._reply(reply_topic, _error(_id_of(payload, error), error.code, error.params))
             return
         intent_id, op = str(intent["id"]), str(intent["op"])
         params: dict[str, Any] = intent.get("params") or {}
@@ -265,7 +265,7 @@ class TablesService:
         try:
             request = decode(kind, payload)
         except ProtocolError as error:
-            self._reply(reply_topic, _error(_id_of(payload), error.code, error.params))
+            self._reply(reply_topic, _error(_id_of(payload, error), error.code, error.params))
             return
         request_id = str(request["id"])
         try:
@@ -441,8 +441,13 @@ def _error(intent_id: str, code: str, params: Mapping[str, Any]) -> dict[str, An
     }
 
 
-def _id_of(payload: bytes) -> str:
-    """The id of a message refused as a whole, if one can be read; ``-`` otherwise."""
+def _id_of(payload: bytes, refusal: ProtocolError) -> str:
+    """The id of a message refused as a whole, if one can be read; ``-`` otherwise.
+
+    A payload refused for its size is never parsed: parsing is what it would cost us.
+    """
+    if refusal.code == "payload_too_large" or len(payload) > MAX_PAYLOAD:
+        return UNKNOWN_ID
     try:
         value = json.loads(payload)
     except (ValueError, UnicodeDecodeError, RecursionError):
