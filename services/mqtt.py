@@ -157,7 +157,9 @@ class MqttClient:
         self.service = service
         self._keepalive = keepalive
         self._on_unmatched = on_unmatched
-        self._on_connected = on_connected
+        self._connected_hooks: list[Callable[[], None]] = (
+            [] if on_connected is None else [on_connected]
+        )
         self._paho = paho.Client(
             CallbackAPIVersion.VERSION2,
             client_id=self.client_id,
@@ -256,6 +258,10 @@ class MqttClient:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
+    def add_connected_hook(self, hook: Callable[[], None]) -> None:
+        """Also run ``hook`` in the network thread after each (re)connection."""
+        self._connected_hooks.append(hook)
+
     # ------------------------------------------------------------------ messages
     def subscribe(self, topic_filter: str, handler: Handler, qos: int = 1) -> None:
         """Call ``handler`` for each message matching ``topic_filter``, also after reconnects."""
@@ -339,9 +345,9 @@ class MqttClient:
         if self.service is not None:
             topic = service_status(self.service)
             client.publish(topic, status_payload(self.service, True), 1, True)
-        if self._on_connected is not None:
+        for hook in list(self._connected_hooks):
             try:
-                self._on_connected()
+                hook()
             except Exception:  # a bad hook must not stop the network thread
                 log.exception("%s: on_connected failed", self.url)
 

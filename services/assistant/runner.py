@@ -15,6 +15,7 @@ from typing import Any, Self
 from protocol import topics
 from protocol.messages import ProtocolError, act_intent
 from services.assistant.understand import Act, Answer, understand
+from services.delivery import Deliveries
 from services.mqtt import BrokerUrl, MqttClient
 from services.wire import decode, encode
 
@@ -28,6 +29,7 @@ class AssistantRunner:
     def __init__(self, broker: str | BrokerUrl) -> None:
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
         self.client = MqttClient(self.url, service="assistant")
+        self.deliveries = Deliveries(self.client)  # each intent kept until answered
         self._lock = threading.Lock()
         self._views: dict[tuple[str, int], bytes] = {}
 
@@ -39,6 +41,7 @@ class AssistantRunner:
         return self
 
     def stop(self) -> None:
+        self.deliveries.stop()
         self.client.stop()
 
     def __enter__(self) -> Self:
@@ -70,7 +73,7 @@ class AssistantRunner:
         if isinstance(understood, Act) and view is not None and "player" in view:
             intent = act_intent(said["id"], view["seq"], view["player"], understood.action)
             intent_topic = topics.seat_topic(parsed.table, parsed.seat, "intent")
-            self.client.publish(intent_topic, encode("intent", intent), qos=1)
+            self.deliveries.send(intent_topic, intent)
         elif isinstance(understood, Answer):
             data = {"answer": understood.code, "params": understood.params}
             self._reply(reply_topic, {"v": 1, "id": said["id"], "status": "ok", "data": data})

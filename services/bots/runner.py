@@ -15,8 +15,9 @@ from typing import Any, Self
 from protocol import topics
 from protocol.messages import ProtocolError, act_intent
 from services.bots.strategy import choose_action
+from services.delivery import Deliveries
 from services.mqtt import BrokerUrl, MqttClient
-from services.wire import decode, encode
+from services.wire import decode
 
 log = logging.getLogger("gamenight.bots")
 ALL_TABLE_VIEWS = f"{topics.BASE}/table/+/view"
@@ -35,6 +36,7 @@ class BotsRunner:
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
         self.think_seconds = think_seconds
         self.client = MqttClient(self.url, service="bots")
+        self.deliveries = Deliveries(self.client)  # each move kept until answered
         self._lock = threading.Lock()
         self._tables: dict[str, _TableInfo] = {}
         self._followed: set[tuple[str, int]] = set()
@@ -54,6 +56,7 @@ class BotsRunner:
             timers = list(self._timers)
         for timer in timers:
             timer.cancel()
+        self.deliveries.stop()
         self.client.stop()
 
     def __enter__(self) -> Self:
@@ -94,6 +97,7 @@ class BotsRunner:
         if state.get("current_seat") != seat or "player" not in view:
             return
         stamp = (int(view["epoch"]), int(view["seq"]))
+        self.deliveries.seen_view(topic, stamp[1])
         if self._acted.get((code, seat), (-1, -1)) >= stamp:
             return  # already answered this view (or a newer one)
         action = choose_action(state)
@@ -101,11 +105,11 @@ class BotsRunner:
             return
         self._acted[(code, seat)] = stamp
         intent = act_intent(uuid.uuid4().hex[:16], stamp[1], view["player"], action)
-        self._later(topics.seat_topic(code, seat, "intent"), encode("intent", intent))
+        self._later(topics.seat_topic(code, seat, "intent"), intent)
 
-    def _later(self, topic: str, payload: bytes) -> None:
+    def _later(self, topic: str, intent: dict[str, Any]) -> None:
         if self.think_seconds <= 0:
-            self.client.publish(topic, payload, qos=1)
+            self.deliveries.send(topic, intent)
             return
 
         def send() -> None:
@@ -113,7 +117,7 @@ class BotsRunner:
                 self._timers.discard(timer)
                 if self._stopped:
                     return
-            self.client.publish(topic, payload, qos=1)
+            self.deliveries.send(topic, intent)
 
         timer = threading.Timer(self.think_seconds, send)
         timer.daemon = True

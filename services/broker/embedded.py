@@ -387,7 +387,7 @@ class _LimitedReader(ReaderAdapter):  # type: ignore[misc]
 
     async def read(self, n: int = -1) -> bytes:
         if n > self._limit:
-            log.warning("packet of %d bytes over the %d-byte limit: connection closed", n, self._limit)
+            log.warning("a %d-byte packet is over the limit: connection closed", n)
             self._abort()
             return b""
         data: bytes = await self._inner.read(n)

@@ -99,15 +99,18 @@ def test_a_socket_that_never_sends_connect_is_closed(strict_broker: BrokerEndpoi
     with socket.create_connection((strict_broker.host, strict_broker.tcp_port)) as sock:
         assert _closed_within(sock, 5.0)
     url = f"ws://{strict_broker.host}:{strict_broker.ws_port}/mqtt"
-    with ws_connect(url, subprotocols=[Subprotocol("mqtt")]) as upgraded:
-        with pytest.raises(ConnectionClosed):
-            upgraded.recv(timeout=5.0)
+    with (
+        ws_connect(url, subprotocols=[Subprotocol("mqtt")]) as upgraded,
+        pytest.raises(ConnectionClosed),
+    ):
+        upgraded.recv(timeout=5.0)
 
 
 def test_connections_per_address_are_capped(strict_broker: BrokerEndpoint) -> None:
-    held = [socket.create_connection((strict_broker.host, strict_broker.tcp_port)) for _ in range(3)]
+    address = (strict_broker.host, strict_broker.tcp_port)
+    held = [socket.create_connection(address) for _ in range(3)]
     try:
-        with socket.create_connection((strict_broker.host, strict_broker.tcp_port)) as extra:
+        with socket.create_connection(address) as extra:
             assert _closed_within(extra, 0.4)  # at once, before any CONNECT timeout
     finally:
         for sock in held:
@@ -157,13 +160,14 @@ def test_mosquitto_bounds_an_offline_queue_in_bytes(
     got: list[bytes] = []
     url = mosquitto_broker.service_url("tables")
     name = f"q-{table_code}"
-    offline = mqtt_client(url, {topic: lambda _t, p: got.append(p)}, client_id=name, persistent=True)
+    keep = {topic: lambda _t, p: got.append(p)}
+    offline = mqtt_client(url, keep, client_id=name, persistent=True)
     offline.stop()
     sender = mqtt_client(mosquitto_broker.service_url("web"))
     for _ in range(50):  # 50 x 200 KB = 10 MB, over the 8 MiB bound
         sender.publish_and_wait(topic, b"z" * 200_000)
     sender.publish_and_wait(topic, b"end")
-    mqtt_client(url, {topic: lambda _t, p: got.append(p)}, client_id=name, persistent=True)
+    mqtt_client(url, keep, client_id=name, persistent=True)
     time.sleep(1.5)
     assert 30 <= len(got) < 50
 
@@ -176,7 +180,8 @@ def test_a_player_cannot_leave_a_retained_intent(
     player = MqttClient(embedded_broker.url("u-retain", "pw-retain")).start()
     try:
         player.wait_connected(5)
-        intent, presence = seat_topic(table_code, 0, "intent"), seat_topic(table_code, 0, "presence")
+        intent = seat_topic(table_code, 0, "intent")
+        presence = seat_topic(table_code, 0, "presence")
         player.publish_and_wait(intent, b'{"v":1}', retain=True)
         player.publish_and_wait(presence, b'{"v":1,"online":true}', retain=True)
     finally:
