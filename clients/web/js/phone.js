@@ -182,6 +182,7 @@ function onSeatView(view) {
     return;
   }
   if (isOlder(view, page.seatView)) return;
+  if (page.link) page.link.settleBefore(view.seq);
   const moved = !page.seatView || view.seq !== page.seatView.seq;
   page.seatView = view;
   if (moved) {
@@ -192,6 +193,7 @@ function onSeatView(view) {
 }
 
 function onReply(reply) {
+  if (page.link) page.link.settle(reply.id);
   if (page.saying && reply.id === page.saying) {
     page.saying = null;
     if (reply.status === "error") toast(errorText(reply.error));
@@ -231,7 +233,7 @@ function act(action) {
   if (page.pending || !page.seatView || !page.link) return;
   const id = newId("a");
   const player = page.seatView.player || page.creds.player_id;
-  page.link.publish(seatTopic("intent"), { v: 1, id, op: "act", seq: page.seatView.seq, player, action });
+  page.link.deliver(seatTopic("intent"), { v: 1, id, op: "act", seq: page.seatView.seq, player, action });
   page.pending = {
     id,
     timer: setTimeout(() => {
