@@ -149,6 +149,7 @@ class MqttClient:
         on_unmatched: Handler | None = None,
         on_connected: Callable[[], None] | None = None,
         reconnect_delay: tuple[float, float] = (0.1, 10.0),
+        clear_retained: Callable[[str], bool] | None = None,
     ) -> None:
         self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
         if persistent and not client_id:
@@ -157,6 +158,8 @@ class MqttClient:
         self.service = service
         self._keepalive = keepalive
         self._on_unmatched = on_unmatched
+        # Topics nobody may leave a retained message on: one found is cleared, not handled.
+        self._clear_retained = clear_retained
         self._connected_hooks: list[Callable[[], None]] = (
             [] if on_connected is None else [on_connected]
         )
@@ -392,6 +395,15 @@ class MqttClient:
 
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
         topic = message.topic
+        if self._clear_retained is not None and self._clear_retained(topic):
+            if message.retain and message.payload:
+                # Left by a client (Mosquitto cannot refuse it per topic): wipe it, so it
+                # is not replayed to us at every reconnection, and ignore it.
+                log.info("%s: retained message on %s cleared", self.url, topic)
+                client.publish(topic, b"", 0, True)
+                return
+            if not message.payload:
+                return  # our own clearing message, or nothing
         handlers = self._handlers_for(topic)
         if not handlers:
             # Not asked for: a leftover subscription of a persistent session, or a broker bug.

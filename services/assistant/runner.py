@@ -28,7 +28,10 @@ class AssistantRunner:
 
     def __init__(self, broker: str | BrokerUrl) -> None:
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
-        self.client = MqttClient(self.url, service="assistant")
+        # A line left retained by a player would be read again at every reconnection.
+        self.client = MqttClient(
+            self.url, service="assistant", clear_retained=lambda topic: topic.endswith("/say")
+        )
         self.deliveries = Deliveries(self.client)  # each intent kept until answered
         self._lock = threading.Lock()
         self._views: dict[tuple[str, int], bytes] = {}

@@ -108,6 +108,8 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         # Every open connection, by peer address, with the way to cut it at once.
         self._connections: dict[tuple[str, int], Callable[[], None]] = {}
         self._per_host: Counter[str] = Counter()
+        self._save_lock = asyncio.Lock()
+        self._save_wanted = self._saved = 0  # accounts-file changes asked for, and written
         # Bytes queued per offline session (amqtt counts only messages).
         self._queued_bytes: Counter[str] = Counter()
         plugin_config = {"accounts": accounts}
@@ -354,11 +356,29 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         if not self.accounts.may_publish(session.username, CONTROL_TOPIC):
             log.warning("control command from %r refused", session.username)
             return
-        result = self.accounts.execute(payload)
+        # Hashing passwords and writing the accounts file are slow (tens of ms): both run
+        # in a thread, so other clients' messages flow meanwhile; commands themselves run
+        # here, on the loop that reads the accounts. Writes are serialised and coalesced.
+        hashes = await asyncio.to_thread(AccountStore.prehash, payload)
+        result = self.accounts.execute(payload, hashes, save=False)
+        await self._save_accounts()
         # As on Mosquitto, the answer goes to the sender only.
         if self.accounts.may_receive(session.username, CONTROL_RESPONSE_TOPIC):
             await handler.mqtt_publish(CONTROL_RESPONSE_TOPIC, result.response, 0, retain=False)
         self.disconnect_accounts(result.disconnect)
+
+    async def _save_accounts(self) -> None:
+        """Write the accounts file; a write already waiting covers every change before it."""
+        self._save_wanted += 1
+        wanted = self._save_wanted
+        async with self._save_lock:
+            if self._saved >= wanted:
+                return  # a write that started after our change already covered it
+            upto = self._save_wanted
+            text = self.accounts.saved_text()
+            if text is not None:
+                await asyncio.to_thread(self.accounts.write, text)
+            self._saved = upto
 
     def disconnect_accounts(self, usernames: Iterable[str]) -> None:
         """Close every connection logged in as one of ``usernames`` (deleted accounts)."""

@@ -118,7 +118,7 @@ def test_connections_per_address_are_capped(strict_broker: BrokerEndpoint) -> No
 
 
 def test_an_offline_queue_is_bounded_in_messages(
-    strict_broker: BrokerEndpoint, mqtt_client: Factory, table_code: str
+    strict_broker: BrokerEndpoint, mqtt_client: Factory, mqtt_recorder: Factory, table_code: str
 ) -> None:
     topic = table_events(table_code)
     got: list[bytes] = []
@@ -126,8 +126,11 @@ def test_an_offline_queue_is_bounded_in_messages(
     offline = mqtt_client(url, {topic: lambda _t, p: got.append(p)}, client_id="q", persistent=True)
     offline.stop()
     sender = mqtt_client(strict_broker.service_url("web"))
+    live = mqtt_recorder(strict_broker.service_url("web"), [topic])
     for number in range(20):
         sender.publish_and_wait(topic, f"m{number}".encode())
+    live.wait_for(topic, b"m19")  # every message has been handed out (or queued)
+    time.sleep(0.2)
     mqtt_client(url, {topic: lambda _t, p: got.append(p)}, client_id="q", persistent=True)
     deadline = time.monotonic() + 3
     while len(got) < 5 and time.monotonic() < deadline:

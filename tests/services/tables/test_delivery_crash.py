@@ -193,3 +193,31 @@ def test_intents_queued_for_a_stopped_service_survive_a_broker_restart(
         lobby.client.stop()
         process.stop()
         restartable.kill()
+
+
+def test_one_seat_flooding_a_stopped_service_cannot_push_out_another_seats_move(
+    tables_process: TablesProcess,
+    data: Path,
+    lobby: LobbyClient,
+    phones: Callable[..., Phone],
+) -> None:
+    by_seat = seated_game(lobby, phones)
+    mover, view = next_move(by_seat, -1)
+    flooder = next(phone for phone in by_seat.values() if phone is not mover)
+    sender = Deliveries(mover.client, resend_after=1.0, follow_tables_status=False)
+    try:
+        tables_process.stop()
+        sync = b'{"v":1,"id":"flood","op":"sync"}'
+        for _ in range(6000):  # more than the brokers queue for one client (5,000)
+            flooder.client.publish(flooder.intent_topic, sync)
+        action = view["state"]["legal_actions"][0]
+        sender.send(
+            mover.intent_topic,
+            act_intent("crowded", view["seq"], mover.player_id, action),
+            ack_timeout=5,
+        )
+        restart_and_wait_online(tables_process, lobby)
+        wait_answered(sender, "crowded", timeout=60)
+        assert applied(data, "crowded") == 1
+    finally:
+        sender.stop()
