@@ -102,8 +102,13 @@ function seatTopic(name) {
   return topics.seat(page.creds.table, page.creds.seat, name);
 }
 
+// This page's id: when the seat is open in two tabs (or phones), the tables service tells
+// the older one "opened_elsewhere" under this id, and it steps back instead of taking the
+// connection back from the newer one forever.
+const TAB_ID = newId("tab");
+
 function publishPresence() {
-  page.link.publish(seatTopic("presence"), { v: 1, online: true }, { retain: true });
+  page.link.publish(seatTopic("presence"), { v: 1, online: true, tab: TAB_ID }, { retain: true });
 }
 
 function requestSync() {
@@ -193,6 +198,13 @@ function onSeatView(view) {
 }
 
 function onReply(reply) {
+  if (reply.id === TAB_ID && reply.error?.code === "opened_elsewhere") {
+    if (page.link) page.link.end();
+    page.link = null;
+    showConnection("error", t);
+    toast(errorText(reply.error), 600000);
+    return;
+  }
   if (page.link) page.link.settle(reply.id);
   if (page.saying && reply.id === page.saying) {
     page.saying = null;

@@ -1,4 +1,4 @@
-"""A clumsy or malicious player: refused joins cost no account, idle tables close, two tabs settle."""
+"""A clumsy or malicious player: refused joins make no account, idle tables close, two tabs."""
 
 from __future__ import annotations
 
