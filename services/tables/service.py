@@ -58,6 +58,7 @@ UNKNOWN_ID = "-"
 IDLE_FINISHED_OR_EMPTY = 24 * 3600.0  # seconds: a finished game, or no human seated
 IDLE_UNJOINED_LOBBY = 3600.0  # a lobby nobody joined
 IDLE_ABANDONED = 7 * 24 * 3600.0  # any other table: a game left for a week
+SYNC_BURST, SYNC_RATE = 20.0, 5.0  # per seat: a reconnecting phone needs one or two
 TABS_REMEMBERED = 8  # per seat: which tab (browser page) showed itself last
 
 
@@ -97,6 +98,7 @@ class TablesService:
         self.last_change: dict[str, float] = {}  # table -> wall-clock time of its last entry
         # (table, seat) -> the tabs that said they were online, oldest first.
         self.tabs: dict[tuple[str, int], list[str]] = {}
+        self.sync_tokens: dict[tuple[str, int], tuple[float, float]] = {}
 
     # ------------------------------------------------------------------ start
     def restore(self) -> None:
@@ -210,6 +212,8 @@ class TablesService:
             self._reply(reply_topic, _error(intent_id, "unknown_table", {"table": code}))
             return
         if intent["op"] == "sync":
+            if not self._sync_allowed(code, seat):
+                return  # a flood of syncs: each costs a view, and the view has not changed
             self._publish_seat(table, seat)
             self._reply(reply_topic, self._ok(intent_id, table.seq))
             return
@@ -249,6 +253,16 @@ class TablesService:
         if online != info.online:
             info.online = online
             self._publish_public(table)
+
+    def _sync_allowed(self, code: str, seat: int) -> bool:
+        """A token bucket per seat: ``SYNC_BURST`` syncs at once, then ``SYNC_RATE`` a second."""
+        now = time.monotonic()
+        tokens, then = self.sync_tokens.get((code, seat), (SYNC_BURST, now))
+        tokens = min(SYNC_BURST, tokens + (now - then) * SYNC_RATE)
+        if tokens < 1:
+            return False
+        self.sync_tokens[(code, seat)] = (tokens - 1, now)
+        return True
 
     def _older_tab(self, code: str, seat: int, tab: str) -> bool:
         """Whether ``tab`` is older than the seat's newest tab; tell the older one to step back.
