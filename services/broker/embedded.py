@@ -19,7 +19,8 @@ What this subclass changes in amqtt, and why:
 * Limits (``limits.BrokerLimits``, as Mosquitto's configuration sets them): a packet
   larger than the limit closes its connection before its body is read; a socket that
   sends no CONNECT within a few seconds is closed; connections per address are capped;
-  an offline session queues a bounded number of bytes and messages. Players cannot
+  an offline session queues a bounded number of bytes and messages; a player's
+  connection publishes at a bounded rate (beyond it, acknowledged and dropped). Players cannot
   leave retained messages, except their presence (their last will says offline).
 * The dynsec control topic. amqtt closes any connection that publishes to a ``$`` topic;
   here service accounts may send Mosquitto's dynamic-security commands to
@@ -32,6 +33,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -63,6 +65,7 @@ from services.broker.topicfilter import topic_matches
 log = logging.getLogger("gamenight.broker")
 
 _AUTHENTICATED = "gamenight.authenticated"
+_RATE = "gamenight.publish_tokens"
 TCP_LISTENER = "default"  # amqtt requires a listener named "default"
 WS_LISTENER = "ws"
 
@@ -345,6 +348,8 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         wait_deliver: asyncio.Future[Any],
     ) -> bool:
         message = wait_deliver.result()
+        if message is not None and not self._within_rate(client_session):
+            return True  # acknowledged, not delivered: a player's flood stops here
         if message is not None and message.topic == CONTROL_TOPIC:
             await self._handle_control(client_session, handler, bytes(message.data or b""))
             return True
@@ -366,6 +371,17 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         if self.accounts.may_receive(session.username, CONTROL_RESPONSE_TOPIC):
             await handler.mqtt_publish(CONTROL_RESPONSE_TOPIC, result.response, 0, retain=False)
         self.disconnect_accounts(result.disconnect)
+
+    def _within_rate(self, session: Session) -> bool:
+        """A token bucket per player connection (services are not limited)."""
+        if self.accounts.is_service(session.username):
+            return True
+        limits, now = self.limits, time.monotonic()
+        tokens, then = session.attributes.get(_RATE, (float(limits.publish_burst), now))
+        tokens = min(float(limits.publish_burst), tokens + (now - then) * limits.publish_rate)
+        allowed = bool(tokens >= 1)
+        session.attributes[_RATE] = (tokens - 1 if allowed else tokens, now)
+        return allowed
 
     async def _save_accounts(self) -> None:
         """Write the accounts file; a write already waiting covers every change before it."""

@@ -24,6 +24,9 @@ MAX_PACKET_BYTES = 256 * 1024
 MAX_QUEUED_MESSAGES = 5000
 MAX_QUEUED_BYTES = 8 * 1024 * 1024
 CONNECT_TIMEOUT = 5.0  # seconds from accepting a socket to its CONNECT
+# Per player connection (services are not limited): a phone sends a few a minute.
+PUBLISH_BURST = 200
+PUBLISH_RATE = 100.0  # messages a second
 MAX_CONNECTIONS_PER_ADDRESS = 32  # a family's phones share no address; a NAT'd guest network may
 
 
@@ -36,6 +39,8 @@ class BrokerLimits:
     max_queued_bytes: int = MAX_QUEUED_BYTES
     connect_timeout: float = CONNECT_TIMEOUT
     max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS
+    publish_burst: int = PUBLISH_BURST
+    publish_rate: float = PUBLISH_RATE
     # The services connect from this machine, many at once: loopback is not capped.
     cap_loopback: bool = False
 

@@ -58,6 +58,7 @@ UNKNOWN_ID = "-"
 IDLE_FINISHED_OR_EMPTY = 24 * 3600.0  # seconds: a finished game, or no human seated
 IDLE_UNJOINED_LOBBY = 3600.0  # a lobby nobody joined
 IDLE_ABANDONED = 7 * 24 * 3600.0  # any other table: a game left for a week
+SEAT_BURST, SEAT_RATE = 100.0, 50.0  # messages per seat: more are dropped unread
 SYNC_BURST, SYNC_RATE = 20.0, 5.0  # per seat: a reconnecting phone needs one or two
 TABS_REMEMBERED = 8  # per seat: which tab (browser page) showed itself last
 
@@ -99,6 +100,7 @@ class TablesService:
         # (table, seat) -> the tabs that said they were online, oldest first.
         self.tabs: dict[tuple[str, int], list[str]] = {}
         self.sync_tokens: dict[tuple[str, int], tuple[float, float]] = {}
+        self.seat_tokens: dict[tuple[str, int], tuple[float, float]] = {}  # thread: paho's
 
     # ------------------------------------------------------------------ start
     def restore(self) -> None:
@@ -181,6 +183,8 @@ class TablesService:
             except Exception:  # the authority must outlive any one bad message
                 log.exception("failed on %s", topic)
             return
+        if parsed.area == "seat" and not self._intake_allowed(parsed.table or "", parsed.seat):
+            return  # one seat's flood, dropped before any parsing: other seats go first
         with self.lock:
             self._handle_table(topic, parsed, payload)
 
@@ -253,6 +257,22 @@ class TablesService:
         if online != info.online:
             info.online = online
             self._publish_public(table)
+
+    def _intake_allowed(self, code: str, seat: int | None) -> bool:
+        """Per seat, at most ``SEAT_BURST`` messages at once then ``SEAT_RATE`` a second.
+
+        Far above what a phone, a bot or the assistant sends for one seat; a sender over
+        it resends its intents (same id) once the flood has passed.
+        """
+        key = (code, -1 if seat is None else seat)
+        now = time.monotonic()
+        tokens, then = self.seat_tokens.get(key, (SEAT_BURST, now))
+        tokens = min(SEAT_BURST, tokens + (now - then) * SEAT_RATE)
+        if tokens < 1:
+            self.seat_tokens[key] = (tokens, now)
+            return False
+        self.seat_tokens[key] = (tokens - 1, now)
+        return True
 
     def _sync_allowed(self, code: str, seat: int) -> bool:
         """A token bucket per seat: ``SYNC_BURST`` syncs at once, then ``SYNC_RATE`` a second."""

@@ -66,6 +66,8 @@ def strict_broker(service_credentials: ServiceCredentials) -> Iterator[BrokerEnd
         connect_timeout=0.5,
         max_connections_per_address=3,
         cap_loopback=True,
+        publish_burst=5,
+        publish_rate=1.0,
     )
     settings = BrokerSettings(
         service_credentials, tcp=Address("127.0.0.1", 0), ws=Address("127.0.0.1", 0), limits=limits
@@ -140,7 +142,7 @@ def test_an_offline_queue_is_bounded_in_messages(
 
 
 def test_an_offline_queue_is_bounded_in_bytes(
-    strict_broker: BrokerEndpoint, mqtt_client: Factory, table_code: str
+    strict_broker: BrokerEndpoint, mqtt_client: Factory, mqtt_recorder: Factory, table_code: str
 ) -> None:
     topic = table_events(table_code)
     got: list[bytes] = []
@@ -148,8 +150,12 @@ def test_an_offline_queue_is_bounded_in_bytes(
     offline = mqtt_client(url, {topic: lambda _t, p: got.append(p)}, client_id="b", persistent=True)
     offline.stop()
     sender = mqtt_client(strict_broker.service_url("web"))
+    live = mqtt_recorder(strict_broker.service_url("web"), [topic])
     for _ in range(4):
         sender.publish_and_wait(topic, b"z" * 1500)
+    sender.publish_and_wait(f"{topic}/end", b"end")
+    time.sleep(0.3)  # every message handed out (or queued) before the client returns
+    assert len(live.payloads(topic)) == 4
     mqtt_client(url, {topic: lambda _t, p: got.append(p)}, client_id="b", persistent=True)
     time.sleep(0.8)
     assert len(got) == 2  # 3 x 1,500 bytes would pass the 4,000-byte bound
@@ -193,3 +199,25 @@ def test_a_player_cannot_leave_a_retained_intent(
     later.wait_for(presence)
     time.sleep(0.3)
     assert later.payloads(intent) == []
+
+
+def test_a_players_publish_rate_is_bounded(
+    strict_broker: BrokerEndpoint, mqtt_recorder: Factory, table_code: str
+) -> None:
+    with BrokerAccounts.connect(strict_broker.service_url("web")) as accounts:
+        accounts.provision("u-fast", "pw-fast", player_grants(table_code, 0))
+    say = seat_topic(table_code, 0, "say")
+    watcher = mqtt_recorder(strict_broker.service_url("tables"), [say])
+    player = MqttClient(strict_broker.url("u-fast", "pw-fast")).start()
+    try:
+        player.wait_connected(5)
+        for number in range(30):
+            player.publish_and_wait(say, b"line %d" % number)  # each one acknowledged
+    finally:
+        player.stop()
+    time.sleep(0.3)
+    assert 5 <= len(watcher.payloads(say)) <= 8  # the burst, and what a second refills
+    marker = mqtt_recorder(strict_broker.service_url("web")).client  # services: no bound
+    for number in range(30):
+        marker.publish(say, b"service %d" % number)
+    watcher.wait_for(say, b"service 29")

@@ -131,3 +131,18 @@ def test_a_retained_player_intent_is_cleared_by_the_service_client(
     later = mqtt_recorder(broker.service_url("web"), [intent])
     time.sleep(0.5)
     assert handled == [] and later.payloads(intent) == []
+
+
+def test_one_seats_flood_is_dropped_unread_and_another_seat_is_answered(tmp_path: Path) -> None:
+    service, _, sent = _service(tmp_path)
+    table = _lobby(service, sent, "create")["data"]["table"]
+    for name in ("Ana", "Ben"):
+        assert _lobby(service, sent, "join", table=table, name=name)["status"] == "ok"
+    flood = f"gamenight/v1/table/{table}/seat/0/intent"
+    for number in range(2000):
+        service.handle(flood, b'{"v":1,"id":"f%d","op":"sync"}' % number)
+    answered = [t for t, _ in sent if t == f"gamenight/v1/table/{table}/seat/0/reply"]
+    assert len(answered) <= 150  # the burst (and a little refill), not two thousand
+    service.handle(f"gamenight/v1/table/{table}/seat/1/intent", b'{"v":1,"id":"b1","op":"sync"}')
+    reply = json.loads(sent[-1][1])
+    assert sent[-1][0].endswith("/seat/1/reply") and reply["id"] == "b1"
