@@ -1,8 +1,9 @@
 """Floods against one table while another is measured: does anyone slow the other tables?
 
 For each broker (the embedded one as its own process, and Mosquitto), with the tables
-service running in this process: a victim table's player times ``sync`` round trips
-(intent out, reply back) while, against a second table, one of these runs:
+service as its own process (``python -m services.tables``) and each flood in a process of
+its own (so that none shares this one's interpreter lock): a victim table's player times
+round trips (intent out, reply back) while, against a second table, one of these runs:
 
 * ``oversized``   1 MB intents, ten a second (each closes its sender's connection)
 * ``name_taken``  lobby joins with a taken name, as fast as they are answered
@@ -19,6 +20,7 @@ round trips were lost, and the broker's resident memory after the flood. Loopbac
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import socket
 import statistics
@@ -31,6 +33,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from protocol import topics
 from protocol.messages import act_intent
@@ -39,7 +42,6 @@ from services.broker.credentials import SECRET_ENV, ServiceCredentials
 from services.broker.mosquitto import DEFAULT_BINARY, MosquittoProcess, free_tcp_port
 from services.broker.settings import BrokerEndpoint
 from services.mqtt import MqttClient
-from services.tables.runner import TablesRunner
 from services.wire import dumps
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,9 +98,9 @@ class Lobby:
             return self.answers.pop(request_id, {})
 
 
-def seated(endpoint: BrokerEndpoint, lobby: Lobby, name: str) -> tuple[str, MqttClient, dict]:
+def seated(endpoint: BrokerEndpoint, lobby: Lobby, name: str) -> tuple[str, MqttClient, Seat]:
     table = str(lobby.request("create")["data"]["table"])  # type: ignore[index]
-    seat: dict = lobby.request("join", table=table, name=name)["data"]  # type: ignore[assignment]
+    seat: Seat = lobby.request("join", table=table, name=name)["data"]  # type: ignore[assignment]
     client = MqttClient(
         endpoint.url(seat["username"], seat["password"]), client_id=seat["username"]
     )
@@ -106,7 +108,7 @@ def seated(endpoint: BrokerEndpoint, lobby: Lobby, name: str) -> tuple[str, Mqtt
 
 
 def round_trips(
-    client: MqttClient, table: str, seat: dict, samples: int
+    client: MqttClient, table: str, seat: Seat, samples: int
 ) -> tuple[list[float], int]:
     arrived = threading.Event()
     waiting = {"id": ""}
@@ -135,9 +137,11 @@ def round_trips(
     return times, lost
 
 
-def flood_oversized(
-    endpoint: BrokerEndpoint, table: str, seat: dict, stop: threading.Event
-) -> None:
+Stop = Any  # a multiprocessing Event
+Seat = dict[str, Any]  # what a join answered
+
+
+def flood_oversized(endpoint: BrokerEndpoint, table: str, seat: Seat, stop: Stop) -> None:
     topic = topics.seat_topic(table, seat["seat"], "intent")
     payload = b"[" + b"0," * 500_000 + b"0]"
     while not stop.is_set():
@@ -154,16 +158,14 @@ def flood_oversized(
         client.stop()
 
 
-def flood_name_taken(
-    endpoint: BrokerEndpoint, table: str, seat: dict, stop: threading.Event
-) -> None:
+def flood_name_taken(endpoint: BrokerEndpoint, table: str, seat: Seat, stop: Stop) -> None:
     lobby = Lobby(endpoint)
     while not stop.is_set():
         lobby.request("join", table=table, name="Flooder")
     lobby.client.stop()
 
 
-def flood_syncs(endpoint: BrokerEndpoint, table: str, seat: dict, stop: threading.Event) -> None:
+def flood_syncs(endpoint: BrokerEndpoint, table: str, seat: Seat, stop: Stop) -> None:
     client = MqttClient(
         endpoint.url(seat["username"], seat["password"]), client_id=seat["username"]
     )
@@ -176,7 +178,7 @@ def flood_syncs(endpoint: BrokerEndpoint, table: str, seat: dict, stop: threadin
     client.stop()
 
 
-def flood_idle(endpoint: BrokerEndpoint, table: str, seat: dict, stop: threading.Event) -> None:
+def flood_idle(endpoint: BrokerEndpoint, table: str, seat: Seat, stop: Stop) -> None:
     sockets = []
     for _ in range(500):
         try:
@@ -188,8 +190,12 @@ def flood_idle(endpoint: BrokerEndpoint, table: str, seat: dict, stop: threading
         sock.close()
 
 
-FLOODS: dict[str, Callable[[BrokerEndpoint, str, dict, threading.Event], None]] = {
-    "none": lambda endpoint, table, seat, stop: None,
+def no_flood(endpoint: BrokerEndpoint, table: str, seat: Seat, stop: Stop) -> None:
+    stop.wait()
+
+
+FLOODS: dict[str, Callable[[BrokerEndpoint, str, Seat, Stop], None]] = {
+    "none": no_flood,
     "oversized": flood_oversized,
     "name_taken": flood_name_taken,
     "sync_flood": flood_syncs,
@@ -198,39 +204,45 @@ FLOODS: dict[str, Callable[[BrokerEndpoint, str, dict, threading.Event], None]] 
 
 
 def measure(endpoint: BrokerEndpoint, pid: int, data: Path, samples: int) -> None:
-    runner = TablesRunner(
-        endpoint.service_url("tables"), data, owner=f"abuse-{uuid.uuid4().hex[:6]}"
-    )
-    runner.start(10)
+    owner = f"abuse-{uuid.uuid4().hex[:6]}"
+    command = [sys.executable, "-m", "services.tables", "--broker", endpoint.service_url("tables")]
+    command += ["--data", str(data), "--client-id", owner]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    tables = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
     lobby = Lobby(endpoint)
     try:
+        while not lobby.request("create"):  # until the service answers
+            time.sleep(0.2)
         for name, flood in FLOODS.items():
             victim_table, victim, victim_seat = seated(endpoint, lobby, "Victim")
             target_table, _, target_seat = seated(endpoint, lobby, "Flooder")
-            stop = threading.Event()
-            thread = threading.Thread(
+            stop = multiprocessing.Event()
+            process = multiprocessing.Process(
                 target=flood, args=(endpoint, target_table, target_seat, stop)
             )
-            thread.start()
-            time.sleep(0.5)
+            process.start()
+            time.sleep(1.0)
             times, lost = round_trips(victim, victim_table, victim_seat, samples)
             memory = rss_mb(pid)
             stop.set()
-            thread.join(30)
+            process.join(30)
+            if process.is_alive():
+                process.kill()
             victim.stop()
-            report(f"{endpoint.kind} {name}", times, lost, memory)
+            report(f"{endpoint.kind} {name}", times, lost, memory, rss_mb(tables.pid))
     finally:
         lobby.client.stop()
-        runner.stop()
+        tables.terminate()
+        tables.wait(10)
 
 
-def report(name: str, times: list[float], lost: int, memory: float) -> None:
+def report(name: str, times: list[float], lost: int, memory: float, service: float) -> None:
     ordered = sorted(times) or [float("nan")]
     p50 = statistics.median(ordered) * 1000
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
     print(
         f"{name:<22} p50 {p50:7.2f} ms  p99 {p99:7.2f} ms  max {ordered[-1] * 1000:8.2f} ms"
-        f"  lost {lost}  broker {memory:6.1f} MB",
+        f"  lost {lost}  broker {memory:6.1f} MB  tables {service:5.1f} MB",
         flush=True,
     )
 
