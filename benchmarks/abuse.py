@@ -6,7 +6,8 @@ its own (so that none shares this one's interpreter lock): a victim table's play
 round trips (intent out, reply back) while, against a second table, one of these runs:
 
 * ``oversized``   1 MB intents, ten a second (each closes its sender's connection)
-* ``name_taken``  lobby joins with a taken name, as fast as they are answered
+* ``name_taken``  joins with a taken name over HTTP (a real web service), as fast as
+                  they are answered (the web service rate-limits them per address)
 * ``sync_flood``  one seat's syncs, 2,000 a second
 * ``idle``        500 sockets that never send CONNECT
 
@@ -20,6 +21,7 @@ round trips were lost, and the broker's resident memory after the flood. Loopbac
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import socket
@@ -29,7 +31,10 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,6 +47,7 @@ from services.broker.credentials import SECRET_ENV, ServiceCredentials
 from services.broker.mosquitto import DEFAULT_BINARY, MosquittoProcess, free_tcp_port
 from services.broker.settings import BrokerEndpoint
 from services.mqtt import MqttClient
+from services.web import start_web
 from services.wire import dumps
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -159,10 +165,22 @@ def flood_oversized(endpoint: BrokerEndpoint, table: str, seat: Seat, stop: Stop
 
 
 def flood_name_taken(endpoint: BrokerEndpoint, table: str, seat: Seat, stop: Stop) -> None:
-    lobby = Lobby(endpoint)
-    while not stop.is_set():
-        lobby.request("join", table=table, name="Flooder")
-    lobby.client.stop()
+    """Joins with a taken name over HTTP from one address, as fast as they are answered."""
+    web = start_web(broker_url=endpoint.service_url("web"), ws_url="ws://{host}:1/mqtt")
+    url = f"{web.url}/api/tables/{table}/join"
+    body = json.dumps({"name": "Flooder"}).encode()
+    statuses: Counter[int] = Counter()
+    try:
+        while not stop.is_set():
+            post = urllib.request.Request(url, body, {"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(post, timeout=10) as response:
+                    statuses[response.status] += 1
+            except urllib.error.HTTPError as refused:
+                statuses[refused.code] += 1
+    finally:
+        web.stop()
+        print(f"    (joins answered by HTTP status: {dict(statuses)})", flush=True)
 
 
 def flood_syncs(endpoint: BrokerEndpoint, table: str, seat: Seat, stop: Stop) -> None:

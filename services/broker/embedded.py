@@ -65,7 +65,6 @@ from services.broker.topicfilter import topic_matches
 log = logging.getLogger("gamenight.broker")
 
 _AUTHENTICATED = "gamenight.authenticated"
-_RATE = "gamenight.publish_tokens"
 TCP_LISTENER = "default"  # amqtt requires a listener named "default"
 WS_LISTENER = "ws"
 
@@ -111,6 +110,8 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         # Every open connection, by peer address, with the way to cut it at once.
         self._connections: dict[tuple[str, int], Callable[[], None]] = {}
         self._per_host: Counter[str] = Counter()
+        # player username -> (tokens, when, messages dropped since the last one let through)
+        self._publish_tokens: dict[str, tuple[float, float, int]] = {}
         self._save_lock = asyncio.Lock()
         self._save_wanted = self._saved = 0  # accounts-file changes asked for, and written
         # Bytes queued per offline session (amqtt counts only messages).
@@ -373,15 +374,27 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         self.disconnect_accounts(result.disconnect)
 
     def _within_rate(self, session: Session) -> bool:
-        """A token bucket per player connection (services are not limited)."""
-        if self.accounts.is_service(session.username):
+        """A token bucket per player account (services are not limited).
+
+        Per account, not per connection, so reconnecting refills nothing; an account far
+        over its rate is disconnected: reading its packets is what costs the broker.
+        """
+        username = session.username or ""
+        if self.accounts.is_service(username):
             return True
         limits, now = self.limits, time.monotonic()
-        tokens, then = session.attributes.get(_RATE, (float(limits.publish_burst), now))
+        tokens, then, dropped = self._publish_tokens.get(
+            username, (float(limits.publish_burst), now, 0)
+        )
         tokens = min(float(limits.publish_burst), tokens + (now - then) * limits.publish_rate)
-        allowed = bool(tokens >= 1)
-        session.attributes[_RATE] = (tokens - 1 if allowed else tokens, now)
-        return allowed
+        if tokens >= 1:
+            self._publish_tokens[username] = (tokens - 1, now, 0)
+            return True
+        self._publish_tokens[username] = (tokens, now, dropped + 1)
+        if dropped + 1 >= limits.publish_burst:
+            log.warning("%r publishes far over its rate: disconnected", username)
+            self._cut(session)
+        return False
 
     async def _save_accounts(self) -> None:
         """Write the accounts file; a write already waiting covers every change before it."""

@@ -19,7 +19,7 @@ from services.broker.credentials import ServiceCredentials
 from services.broker.embedded import EmbeddedBroker
 from services.broker.limits import MAX_PACKET_BYTES, BrokerLimits
 from services.broker.settings import Address, BrokerEndpoint, BrokerSettings
-from services.mqtt import MqttClient
+from services.mqtt import ConnectRefusedError, MqttClient
 
 Factory = Callable[..., Any]
 
@@ -208,16 +208,43 @@ def test_a_players_publish_rate_is_bounded(
         accounts.provision("u-fast", "pw-fast", player_grants(table_code, 0))
     say = seat_topic(table_code, 0, "say")
     watcher = mqtt_recorder(strict_broker.service_url("tables"), [say])
-    player = MqttClient(strict_broker.url("u-fast", "pw-fast")).start()
+    drops: list[bool] = []
+    player = MqttClient(strict_broker.url("u-fast", "pw-fast"), reconnect_delay=(5.0, 5.0))
+    player._paho.on_disconnect = lambda *args: drops.append(True)
+    player.start()
     try:
         player.wait_connected(5)
         for number in range(30):
-            player.publish_and_wait(say, b"line %d" % number)  # each one acknowledged
+            player.publish(say, b"line %d" % number)
+        time.sleep(1.0)
     finally:
         player.stop()
-    time.sleep(0.3)
     assert 5 <= len(watcher.payloads(say)) <= 8  # the burst, and what a second refills
+    assert drops  # far over its rate: disconnected
     marker = mqtt_recorder(strict_broker.service_url("web")).client  # services: no bound
     for number in range(30):
         marker.publish(say, b"service %d" % number)
     watcher.wait_for(say, b"service 29")
+
+
+def test_a_remembered_login_still_refuses_a_wrong_or_replaced_password(
+    embedded_broker: BrokerEndpoint, table_code: str
+) -> None:
+    # A reconnecting client costs one PBKDF2: the broker remembers the password it accepted.
+    def logs_in(password: str) -> bool:
+        client = MqttClient(embedded_broker.url("u-again", password)).start()
+        try:
+            client.wait_connected(5)
+            return True
+        except ConnectRefusedError:
+            return False
+        finally:
+            client.stop()
+
+    with BrokerAccounts.connect(embedded_broker.service_url("web")) as accounts:
+        accounts.provision("u-again", "first", player_grants(table_code, 0))
+        assert logs_in("first") and logs_in("first")
+        assert not logs_in("wrong")
+        accounts.provision("u-again", "second", player_grants(table_code, 0))
+        assert not logs_in("first")
+        assert logs_in("second")
