@@ -395,15 +395,13 @@ class MqttClient:
 
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
         topic = message.topic
-        if self._clear_retained is not None and self._clear_retained(topic):
-            if message.retain and message.payload:
-                # Left by a client (Mosquitto cannot refuse it per topic): wipe it, so it
-                # is not replayed to us at every reconnection, and ignore it.
-                log.info("%s: retained message on %s cleared", self.url, topic)
-                client.publish(topic, b"", 0, True)
-                return
-            if not message.payload:
-                return  # our own clearing message, or nothing
+        cleared = self._clear_retained is not None and self._clear_retained(topic)
+        if cleared and message.retain and message.payload:
+            # Left by a client (Mosquitto cannot refuse it per topic): wipe it, so it is
+            # not replayed to us at every reconnection, and ignore it.
+            log.info("%s: retained message on %s cleared", self.url, topic)
+            client.publish(topic, b"", 0, True)
+            return
         handlers = self._handlers_for(topic)
         if not handlers:
             # Not asked for: a leftover subscription of a persistent session, or a broker bug.

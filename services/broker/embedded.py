@@ -112,6 +112,7 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         self._per_host: Counter[str] = Counter()
         # player username -> (tokens, when, messages dropped since the last one let through)
         self._publish_tokens: dict[str, tuple[float, float, int]] = {}
+        self._shut_out: dict[str, float] = {}  # username -> until when its CONNECT is refused
         self._save_lock = asyncio.Lock()
         self._save_wanted = self._saved = 0  # accounts-file changes asked for, and written
         # Bytes queued per offline session (amqtt counts only messages).
@@ -223,6 +224,8 @@ class GameNightBroker(Broker):  # type: ignore[misc]
                 raise AMQTTError(f"no CONNECT from {remote_address} in time") from None
             raise
         accepted = await super()._authenticate(incoming, None)
+        if accepted and self._shut_out.get(incoming.username or "", 0.0) > time.monotonic():
+            accepted = False  # disconnected for a flood, a moment ago
         client_id = incoming.client_id or ""
         existing = self._sessions.get(client_id) if client_id else None
         if accepted and existing is not None and existing[0].username != incoming.username:
@@ -393,6 +396,8 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         self._publish_tokens[username] = (tokens, now, dropped + 1)
         if dropped + 1 >= limits.publish_burst:
             log.warning("%r publishes far over its rate: disconnected", username)
+            # Kept out a while: a client reconnects at once and resends what it queued.
+            self._shut_out[username] = now + limits.flood_shut_out
             self._cut(session)
         return False
 

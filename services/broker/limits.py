@@ -27,6 +27,7 @@ CONNECT_TIMEOUT = 5.0  # seconds from accepting a socket to its CONNECT
 # Per player connection (services are not limited): a phone sends a few a minute.
 PUBLISH_BURST = 200
 PUBLISH_RATE = 100.0  # messages a second
+FLOOD_SHUT_OUT = 10.0  # seconds an account disconnected for flooding cannot reconnect
 MAX_CONNECTIONS_PER_ADDRESS = 32  # a family's phones share no address; a NAT'd guest network may
 
 
@@ -41,6 +42,7 @@ class BrokerLimits:
     max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS
     publish_burst: int = PUBLISH_BURST
     publish_rate: float = PUBLISH_RATE
+    flood_shut_out: float = FLOOD_SHUT_OUT
     # The services connect from this machine, many at once: loopback is not capped.
     cap_loopback: bool = False
 

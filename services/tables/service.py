@@ -58,7 +58,7 @@ UNKNOWN_ID = "-"
 IDLE_FINISHED_OR_EMPTY = 24 * 3600.0  # seconds: a finished game, or no human seated
 IDLE_UNJOINED_LOBBY = 3600.0  # a lobby nobody joined
 IDLE_ABANDONED = 7 * 24 * 3600.0  # any other table: a game left for a week
-SEAT_BURST, SEAT_RATE = 100.0, 50.0  # messages per seat: more are dropped unread
+SEAT_BURST, SEAT_RATE = 300.0, 100.0  # messages per seat: more are dropped unread
 SYNC_BURST, SYNC_RATE = 20.0, 5.0  # per seat: a reconnecting phone needs one or two
 TABS_REMEMBERED = 8  # per seat: which tab (browser page) showed itself last
 
@@ -217,7 +217,10 @@ class TablesService:
             return
         if intent["op"] == "sync":
             if not self._sync_allowed(code, seat):
-                return  # a flood of syncs: each costs a view, and the view has not changed
+                # A flood of syncs: each would cost a view, and the view has not changed.
+                params = {"retry_after": 1}
+                self._reply(reply_topic, _error(intent_id, "rate_limited", params))
+                return
             self._publish_seat(table, seat)
             self._reply(reply_topic, self._ok(intent_id, table.seq))
             return

@@ -130,7 +130,9 @@ def test_a_retained_player_intent_is_cleared_by_the_service_client(
     service.stop()
     later = mqtt_recorder(broker.service_url("web"), [intent])
     time.sleep(0.5)
-    assert handled == [] and later.payloads(intent) == []
+    # Handled: at most the empty message that cleared it (answered bad_json, never applied).
+    assert [payload for payload in handled if payload] == []
+    assert later.payloads(intent) == []
 
 
 def test_one_seats_flood_is_dropped_unread_and_another_seat_is_answered(tmp_path: Path) -> None:
@@ -142,7 +144,9 @@ def test_one_seats_flood_is_dropped_unread_and_another_seat_is_answered(tmp_path
     for number in range(2000):
         service.handle(flood, b'{"v":1,"id":"f%d","op":"sync"}' % number)
     answered = [t for t, _ in sent if t == f"gamenight/v1/table/{table}/seat/0/reply"]
-    assert len(answered) <= 150  # the burst (and a little refill), not two thousand
+    views = [t for t, _ in sent if t == f"gamenight/v1/table/{table}/seat/0/view"]
+    assert len(answered) <= 400  # the seat's burst (and a little refill), not two thousand
+    assert len(views) <= 30  # and views for the syncs' own burst only
     service.handle(f"gamenight/v1/table/{table}/seat/1/intent", b'{"v":1,"id":"b1","op":"sync"}')
     reply = json.loads(sent[-1][1])
     assert sent[-1][0].endswith("/seat/1/reply") and reply["id"] == "b1"
