@@ -11,6 +11,7 @@ Layout (``BASE`` = ``gamenight/v1``)::
     BASE/table/<t>/seat/<s>/intent          player -> tables
     BASE/table/<t>/seat/<s>/reply           tables -> player
     BASE/table/<t>/seat/<s>/say             typed or spoken text -> assistant
+    BASE/table/<t>/seat/<s>/voice           recorded speech (binary, see ``voice.py``) -> assistant
     BASE/table/<t>/seat/<s>/presence        retained online/offline; the phone's last will
     BASE/lobby/request/<op>                 services -> tables (create, join)
     BASE/lobby/response/<op>                tables -> services, echoing the request id
@@ -25,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 BASE = "gamenight/v1"
-SEAT_TOPICS = ("view", "intent", "reply", "say", "presence")
+SEAT_TOPICS = ("view", "intent", "reply", "say", "presence", "voice")
 TABLE_TOPICS = ("view", "events")
 HOST_TOPICS = ("intent", "reply")
 LOBBY_OPS = ("create", "join")
@@ -100,6 +101,7 @@ ALL_SEAT_INTENTS = f"{BASE}/table/+/seat/+/intent"
 ALL_SEAT_PRESENCE = f"{BASE}/table/+/seat/+/presence"
 ALL_HOST_INTENTS = f"{BASE}/table/+/host/intent"
 ALL_SEAT_SAYS = f"{BASE}/table/+/seat/+/say"
+ALL_SEAT_VOICES = f"{BASE}/table/+/seat/+/voice"
 ALL_LOBBY_REQUESTS = f"{BASE}/lobby/request/+"
 
 
@@ -161,6 +163,7 @@ def player_grants(table: str, seat: int) -> Grants:
         write=(
             seat_topic(table, seat, "intent"),
             seat_topic(table, seat, "say"),
+            seat_topic(table, seat, "voice"),
             seat_topic(table, seat, "presence"),
         ),
     )

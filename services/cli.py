@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from engine.errors import RuleError
 from engine.registry import GAME_MODULES
@@ -26,8 +27,10 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from services.netaddr import listen_warnings, loopback_warning
     from services.runtime import configure_logging, wait_for_signal
     from services.serve import Stack, StackSettings
+    from services.web.settings import loopback_notice
 
     configure_logging()
     settings = StackSettings(
@@ -40,15 +43,48 @@ def _serve(args: argparse.Namespace) -> int:
         web_port=args.port,
         public_url=args.public_url,
         bots=not args.no_bots,
+        https=args.https,
     )
     with Stack(settings).start() as stack:
         assert stack.web is not None
         tv_url = stack.web.settings.public_url or stack.web.url
         print(f"\nGame Night is on. Open the TV page: {tv_url}\n")
         _print_qr(tv_url)
+        bar = "!" * 78
+        if loopback_notice(tv_url) is not None:
+            scheme = "https" if settings.https else "http"
+            print(f"{bar}\n{loopback_warning(stack.web.port, scheme)}\n{bar}", file=sys.stderr)
+        listeners = {"the web service": f"{args.host} --host 0.0.0.0"}
+        if args.broker is None:
+            ws_host, _, ws_port = args.ws.rpartition(":")
+            listeners["the broker's WebSocket"] = f"{ws_host} --ws 0.0.0.0:{ws_port}"
+        for warning in listen_warnings(listeners, urlsplit(tv_url).hostname or ""):
+            print(f"{bar}\n{warning}\n{bar}", file=sys.stderr)
+        if stack.certificate is not None:
+            print(
+                f"(https with our own certificate, {stack.certificate.cert}:"
+                " each phone accepts it once, as the TV explains)"
+            )
+        else:
+            print(
+                "(plain http: phones speak through their keyboard's dictation key;"
+                " --https lets the page use the microphone)"
+            )
         print(f"(data: {settings.data}; Ctrl-C stops everything)", flush=True)
         wait_for_signal()
     return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from clients.terminal.app import play
+
+    return play(args.server, args.table, args.name, args.lang)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from services.bots.arena import main as arena_main
+
+    return arena_main(args)
 
 
 def _print_qr(url: str) -> None:
@@ -71,23 +107,36 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.set_defaults(handler=_simulate)
 
-    serve = commands.add_parser("serve", help="run the broker and every service")
+    serve = commands.add_parser(
+        "serve",
+        help="run the broker and every service",
+        description="Run the embedded broker and every service in one process. The TV page"
+        " and the phones use the web port; the phones' pages dial the broker's WebSocket port."
+        " Everything is kept beside the data file: the SQLite tables, the broker's accounts,"
+        " the service secret, and with --https the certificate (in tls/).",
+    )
     serve.add_argument(
         "--data",
         type=Path,
         default=Path("~/.local/share/gamenight/gamenight.db"),
-        help="the SQLite file (the broker's accounts and secret go beside it)",
+        help="the SQLite file; the broker's accounts, the secret and the certificate go"
+        " beside it (default: %(default)s)",
     )
     serve.add_argument(
         "--broker",
         default=None,
         help="use this broker (mqtt://host:port) instead of the embedded one",
     )
-    serve.add_argument("--mqtt", default="127.0.0.1:1883", help="embedded broker's TCP listener")
+    serve.add_argument(
+        "--mqtt",
+        default="127.0.0.1:1883",
+        help="embedded broker's TCP listener (default: %(default)s)",
+    )
     serve.add_argument(
         "--ws",
         default="0.0.0.0:8083",
-        help="embedded broker's WebSocket listener (the phones use it)",
+        help="embedded broker's WebSocket listener, the phones' (wss with --https;"
+        " default: %(default)s)",
     )
     serve.add_argument(
         "--ws-url",
@@ -95,11 +144,46 @@ def build_parser() -> argparse.ArgumentParser:
         help="the WebSocket URL as pages dial it ({host}: the page's host; default: the"
         " embedded broker's WebSocket port, 8083 with --broker)",
     )
-    serve.add_argument("--host", default="0.0.0.0", help="the web service's address")
-    serve.add_argument("--port", type=int, default=8000, help="the web service's port")
-    serve.add_argument("--public-url", default="", help="the address in the QR code")
+    serve.add_argument(
+        "--host", default="0.0.0.0", help="the web service's address (default: %(default)s)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=8000, help="the web service's port (default: %(default)s)"
+    )
+    serve.add_argument(
+        "--public-url",
+        default="",
+        help="the address in the QR code, e.g. http://192.168.1.20:8000 (default: this"
+        " computer's address on the network of its default route)",
+    )
+    scheme = serve.add_mutually_exclusive_group()
+    scheme.add_argument(
+        "--https",
+        action="store_true",
+        default=False,
+        help="serve pages over https and the broker over wss with a self-signed certificate"
+        " (phones then allow the microphone and the wake lock; each accepts it once)",
+    )
+    scheme.add_argument(
+        "--http",
+        dest="https",
+        action="store_false",
+        help="plain http and ws, the default: nothing to accept on the phones",
+    )
     serve.add_argument("--no-bots", action="store_true", help="no computer players")
     serve.set_defaults(handler=_serve)
+
+    from clients.terminal.app import add_arguments as add_play_arguments
+
+    play = commands.add_parser("play", help="join a table from this terminal, as a phone does")
+    add_play_arguments(play)
+    play.set_defaults(handler=_play)
+
+    from services.bots.arena import add_arguments
+
+    arena = commands.add_parser("arena", help="measure two computer-player levels")
+    add_arguments(arena)
+    arena.set_defaults(handler=_arena)
     return parser
 
 

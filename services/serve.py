@@ -12,18 +12,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
+from urllib.parse import urlsplit
 
 from services.assistant.runner import AssistantRunner
 from services.bots.runner import BotsRunner
 from services.broker.credentials import ServiceCredentials, ensure_secret_file
 from services.broker.embedded import EmbeddedBroker, start_embedded_broker
 from services.mqtt import BrokerUrl
+from services.netaddr import AdvertisedAddress, advertised_address
 from services.tables.runner import TablesRunner
+from services.tls import CertificateFiles, ensure_certificate_for_hosts
 from services.web.server import WebServer, start_web
 from services.web.settings import WebSettings
 
 log = logging.getLogger("gamenight")
 SECRET_FILE = "service.secret"
+TLS_FOLDER = "tls"  # beside the data: the certificate of --https
 DEFAULT_WS_PORT = 8083
 
 
@@ -43,6 +47,7 @@ class StackSettings:
     bots: bool = True
     bot_think_seconds: float = 0.8
     secret_file: Path | None = None
+    https: bool = False  # pages over https, the embedded broker's WebSocket over wss
 
     @property
     def data_dir(self) -> Path:
@@ -60,6 +65,8 @@ class Stack:
     bots: BotsRunner | None = None
     assistant: AssistantRunner | None = None
     web: WebServer | None = None
+    advertised: AdvertisedAddress | None = None  # None when --public-url was given
+    certificate: CertificateFiles | None = None
     _stops: list[Callable[[], None]] = field(default_factory=list)
 
     def start(self) -> Self:
@@ -67,6 +74,9 @@ class Stack:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         secret = settings.secret_file or settings.data_dir / SECRET_FILE
         self.credentials = ensure_secret_file(secret)
+        public_url = self._public_url()
+        if settings.https:
+            self.certificate = self._certificate(public_url)
         try:
             base = self._start_broker()
             self.tables = TablesRunner(self._login(base, "tables"), settings.data).start()
@@ -81,9 +91,10 @@ class Stack:
                 WebSettings(),
                 host=settings.web_host,
                 port=settings.web_port,
+                certificate=self.certificate,
                 broker_url=web_login.geturl(),
                 ws_url=settings.ws_url or self._ws_url(),
-                public_url=settings.public_url,
+                public_url=public_url,
                 username="web",
                 password=web_login.password or "",
             )
@@ -92,6 +103,24 @@ class Stack:
             self.stop()
             raise
         return self
+
+    def _public_url(self) -> str:
+        """The address in the QR code: as given, else the advertised address."""
+        settings = self.settings
+        if settings.public_url:
+            return settings.public_url
+        self.advertised = advertised_address()
+        if not settings.web_port:  # any free port: the web service fills it in
+            return ""
+        scheme = "https" if settings.https else "http"
+        return f"{scheme}://{self.advertised.address}:{settings.web_port}"
+
+    def _certificate(self, public_url: str) -> CertificateFiles:
+        """The certificate kept with the data, made again if it does not name this address."""
+        hosts = [urlsplit(public_url).hostname or "" if public_url else ""]
+        hosts.append(self.advertised.address if self.advertised else "")
+        folder = self.settings.data_dir / TLS_FOLDER
+        return ensure_certificate_for_hosts(folder, [host for host in hosts if host])
 
     def _start_broker(self) -> BrokerUrl:
         assert self.credentials is not None
@@ -102,6 +131,9 @@ class Stack:
             tcp=self.settings.mqtt_listen,
             ws=self.settings.ws_listen,
             data_dir=self.settings.data_dir,
+            ws_certificate=(
+                None if self.certificate is None else (self.certificate.cert, self.certificate.key)
+            ),
         )
         self._stops.append(self.broker.stop)
         return BrokerUrl.parse(self.broker.endpoint.url())
@@ -109,7 +141,8 @@ class Stack:
     def _ws_url(self) -> str:
         """Where the pages find the embedded broker's WebSocket (its bound port, even for 0)."""
         port = self.broker.ws_port if self.broker is not None else None
-        return f"ws://{{host}}:{port or DEFAULT_WS_PORT}/mqtt"
+        scheme = "wss" if self.settings.https else "ws"
+        return f"{scheme}://{{host}}:{port or DEFAULT_WS_PORT}/mqtt"
 
     def _login(self, base: BrokerUrl, service: str) -> BrokerUrl:
         assert self.credentials is not None

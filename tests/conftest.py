@@ -53,6 +53,10 @@ from services.broker.mosquitto import DEFAULT_BINARY, DEFAULT_PLUGIN, MosquittoP
 from services.broker.settings import BrokerEndpoint
 from services.mqtt import Handler, MqttClient
 
+# The address chooser must never probe a real route from a test, nor from the services a
+# test starts as subprocesses (services/netaddr.py).
+os.environ["GAMENIGHT_ROUTE_PROBE"] = "off"
+
 WAIT = 5.0  # seconds: generous for a loaded machine, short when something is wrong
 
 

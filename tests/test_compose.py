@@ -57,6 +57,7 @@ class Stack:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.mqtt_port, self.ws_port, self.web_port = (free_tcp_port() for _ in range(3))
+        self.wss_port = free_tcp_port()
         self.secret = folder / "service.secret"
         self.secret.write_text(secrets.token_urlsafe(32) + "\n")
         self.paths = {"/mosquitto/data": folder / "mosquitto", "/data": folder / "data"}
@@ -73,7 +74,9 @@ class Stack:
             "mosquitto:1883": f"127.0.0.1:{self.mqtt_port}",
             "listener 1883 0.0.0.0": f"listener {self.mqtt_port} 127.0.0.1",
             "listener 9001 0.0.0.0": f"listener {self.ws_port} 127.0.0.1",
+            "listener 9002 0.0.0.0": f"listener {self.wss_port} 127.0.0.1",
             ":9001/": f":{self.ws_port}/",
+            ":9002/": f":{self.wss_port}/",
             "--port 8000": f"--port {self.web_port}",
             "--host 0.0.0.0": "--host 127.0.0.1",
             str(CONTAINER_PLUGIN): str(self.plugin),

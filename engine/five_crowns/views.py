@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from engine.cards import Card
 from engine.errors import IllegalActionError
 from engine.five_crowns.melds import best_arrangement
-from engine.five_crowns.model import TIEBREAK_ROUND, Phase, cards_dealt
+from engine.five_crowns.model import TIEBREAK_ROUND, LastRound, Phase, cards_dealt
 from engine.five_crowns.rounds import game_outcome, seats_in_order
 from engine.five_crowns.turns import hint, legal_actions
 
@@ -39,6 +41,13 @@ def _last_round(state: FiveCrownsState) -> dict[str, Any] | None:
     last = state.last_round
     if last is None:
         return None
+    return _last_round_of(last, state.players_of(last.round))
+
+
+# Views are built for every seat after every move, and these parts change seldom: the
+# solver runs once per value (values are immutable, so a cached answer stays right).
+@lru_cache(maxsize=64)
+def _last_round_of(last: LastRound, players: tuple[int, ...]) -> dict[str, Any]:
     wild_rank = cards_dealt(last.round)
     return {
         "round": last.round,
@@ -46,7 +55,7 @@ def _last_round(state: FiveCrownsState) -> dict[str, Any] | None:
         "went_out": last.went_out,
         "results": [
             {"seat": seat, **best_arrangement(last.hands[seat], wild_rank).to_dict()}
-            for seat in state.players_of(last.round)
+            for seat in players
         ],
     }
 
@@ -56,8 +65,7 @@ def public_view(state: FiveCrownsState) -> dict[str, Any]:
     playing = state.phase in (Phase.DRAW, Phase.DISCARD)
     laid_down = None
     if playing and state.went_out is not None:  # laid face up on the table
-        arrangement = best_arrangement(state.hands[state.went_out], state.wild_rank)
-        laid_down = [meld.to_dict() for meld in arrangement.melds]
+        laid_down = _laid_down(state.hands[state.went_out], state.wild_rank)
     outcome = game_outcome(state)
     return {
         "game": GAME,
@@ -87,6 +95,11 @@ def public_view(state: FiveCrownsState) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=256)
+def _laid_down(hand: tuple[Card, ...], wild_rank: int) -> list[dict[str, Any]]:
+    return [meld.to_dict() for meld in best_arrangement(hand, wild_rank).melds]
+
+
 def view_for(state: FiveCrownsState, seat: int | None) -> dict[str, Any]:
     """``seat``'s view (its hand, legal actions and a hint); None: the TV's."""
     view = public_view(state)
@@ -104,5 +117,24 @@ def private_view(state: FiveCrownsState, seat: int) -> dict[str, Any]:
         "seat": seat,
         "hand": [str(card) for card in state.hands[seat]],
         "legal_actions": [action.to_wire() for action in legal_actions(state, seat)],
-        "hint": hint(state, seat) if playing else None,
+        "hint": _hint(state, seat) if playing else None,
     }
+
+
+_HINTS: dict[tuple[Any, ...], dict[str, Any]] = {}
+_HINTS_LIMIT = 4096
+
+
+def _hint(state: FiveCrownsState, seat: int) -> dict[str, Any]:
+    """``turns.hint``, solved once per hand: every view of every seat carries it, and a
+    hand is shown many times unchanged (the other seats' turns)."""
+    hand = state.hands[seat]
+    to_discard = state.phase == Phase.DISCARD and seat == state.turn
+    # Everything the hint depends on: the hand, the wild rank, and the taken-card rule.
+    key = (hand, state.wild_rank, to_discard, state.taken, state.variant.discard_taken)
+    found = _HINTS.get(key)
+    if found is None:
+        if len(_HINTS) >= _HINTS_LIMIT:
+            _HINTS.clear()
+        found = _HINTS[key] = hint(state, seat)
+    return dict(found)

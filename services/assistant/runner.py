@@ -13,14 +13,15 @@ import threading
 from typing import Any, Self
 
 from protocol import topics
-from protocol.messages import ProtocolError, act_intent
-from services.assistant.understand import Act, Answer, understand
+from protocol.messages import ProtocolError
+from services.assistant.respond import error_reply, respond
 from services.delivery import Deliveries
 from services.mqtt import BrokerUrl, MqttClient
 from services.wire import decode, encode
 
 log = logging.getLogger("gamenight.assistant")
 ALL_SEAT_VIEWS = f"{topics.BASE}/table/+/seat/+/view"
+ALL_TABLE_VIEWS = f"{topics.BASE}/table/+/view"
 
 
 class AssistantRunner:
@@ -35,9 +36,11 @@ class AssistantRunner:
         self.deliveries = Deliveries(self.client)  # each intent kept until answered
         self._lock = threading.Lock()
         self._views: dict[tuple[str, int], bytes] = {}
+        self._tables: dict[str, bytes] = {}  # the newest public view of each table
 
     def start(self, timeout: float = 10.0) -> Self:
         self.client.subscribe(ALL_SEAT_VIEWS, self._on_view, qos=1)
+        self.client.subscribe(ALL_TABLE_VIEWS, self._on_table_view, qos=1)
         self.client.subscribe(topics.ALL_SEAT_SAYS, self._on_say, qos=1)
         self.client.start()
         self.client.wait_connected(timeout)
@@ -60,6 +63,14 @@ class AssistantRunner:
         with self._lock:
             self._views[(parsed.table, parsed.seat)] = payload
 
+    def _on_table_view(self, topic: str, payload: bytes) -> None:
+        """Keep the public view: "how many cards has Ana got?" needs the names."""
+        parsed = topics.parse_topic(topic)
+        if parsed is None or parsed.table is None or parsed.seat is not None:
+            return
+        with self._lock:
+            self._tables[parsed.table] = payload
+
     def _on_say(self, topic: str, payload: bytes) -> None:
         parsed = topics.parse_topic(topic)
         if parsed is None or parsed.table is None or parsed.seat is None:
@@ -68,22 +79,26 @@ class AssistantRunner:
         try:
             said = decode("say", payload)
         except ProtocolError as error:
-            self._reply(reply_topic, _error("-", error.code, error.params))
+            self._reply(reply_topic, error_reply("-", error.code, error.params))
             return
         view = self._view(parsed.table, parsed.seat)
-        state = view.get("state") if view else None
-        understood = understand(str(said["text"]), state)
-        if isinstance(understood, Act) and view is not None and "player" in view:
-            intent = act_intent(said["id"], view["seq"], view["player"], understood.action)
+        kind, message = respond(said, view, self._table_names(parsed.table))
+        if kind == "intent":
             intent_topic = topics.seat_topic(parsed.table, parsed.seat, "intent")
-            self.deliveries.send(intent_topic, intent)
-        elif isinstance(understood, Answer):
-            data = {"answer": understood.code, "params": understood.params}
-            self._reply(reply_topic, {"v": 1, "id": said["id"], "status": "ok", "data": data})
-        elif isinstance(understood, Act):
-            self._reply(reply_topic, _error(said["id"], "no_game_yet", {}))
+            self.deliveries.send(intent_topic, message)
         else:
-            self._reply(reply_topic, _error(said["id"], understood.code, understood.params))
+            self._reply(reply_topic, message)
+
+    def _table_names(self, table: str) -> dict[int, str]:
+        with self._lock:
+            payload = self._tables.get(table)
+        if payload is None:
+            return {}
+        try:
+            view = decode("table_view", payload, limit=1 << 20)
+        except ProtocolError:
+            return {}
+        return {int(p["seat"]): str(p["name"]) for p in view.get("players") or []}
 
     def _view(self, table: str, seat: int) -> dict[str, Any] | None:
         with self._lock:
@@ -99,10 +114,4 @@ class AssistantRunner:
         self.client.publish(topic, encode("reply", reply), qos=1)
 
 
-def _error(reply_id: str, code: str, params: Any) -> dict[str, Any]:
-    return {
-        "v": 1,
-        "id": reply_id,
-        "status": "error",
-        "error": {"code": code, "params": dict(params)},
-    }
+_error = error_reply  # the name this module used before respond.py

@@ -1,292 +1,390 @@
 """From a line of text and the speaker's own seat view to an action, an answer or a refusal.
 
-The view's legal actions fill in what the words leave out ("seven of hearts" when the seven
-fits one pile only). Words that name a whole action the table would refuse ("seven of
-hearts on north" when it does not fit) are still sent as that action: the tables service
-then says exactly why, in the player's language, as it does for a tap.
+Closed-set recognition: a seat has a few dozen legal actions at most, and a few known
+questions. The line is read once (``reading``), questions are tried first (a question
+that names a card is not a play), then every legal action is checked against everything
+the line names: an action must explain every card, pile and verb said, and contradict
+none. One action left is sent; several ask which; none falls back to a refusal that says
+why, or, when the words name a whole action the table would refuse ("seven of hearts on
+north" when it does not fit), that action, so the tables service explains why in the
+player's language, as it does for a tap.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from services.assistant.words import (
-    CONNECTORS,
-    CORNER_WORDS,
-    HORIZONTAL,
-    JOKER_WORDS,
-    PHRASES,
-    RANK_WORDS,
-    SUIT_WORDS,
-    VERTICAL,
-    WEAK_RANKS,
-    card_code,
-    normalize,
-)
+from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
+from services.assistant.questions import ask
+from services.assistant.reading import CardSpec, PileSpec, Reading, read
+from services.assistant.words import FILLERS, concepts_of, is_known
 
 Action = dict[str, Any]
-# What a verb allows: action types, and for a draw its source.
-VERB_TYPES: dict[str, tuple[str, ...]] = {
-    "draw": ("draw",),
-    "take_discard": ("draw",),
-    "end_turn": ("end_turn",),
-    "discard": ("discard",),
-    "go_out": ("go_out",),
-    "move": ("move",),
+__all__ = ["Act", "Answer", "Refusal", "Understood", "fits", "understand"]
+VERBS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+# Verbs each action type may be said with (no verb at all fits the actions that need none).
+ALLOWED_VERBS: dict[str, frozenset[str]] = {
+    "play": frozenset({"play", "move"}),
+    "move": frozenset({"move", "play"}),
+    "discard": frozenset({"discard", "play"}),
+    "go_out": frozenset({"go_out", "discard", "play"}),
+    "draw": frozenset({"draw", "take"}),
+    "end_turn": frozenset({"end_turn"}),
 }
-QUESTIONS = ("ask_turn", "ask_hand", "ask_moves", "ask_help")
-RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
-RANK_OF_TEXT = {text: rank for rank, text in RANK_TEXT.items()}
-# After these, French "est" is "is" ("c'est", "qui est"), not east.
-IS_AFTER = frozenset({"c", "ce", "ca", "il", "elle", "qui", "quel", "quelle", "ou", "tour"})
+# Asking the assistant to do it ("can you play…") is a request, not a question.
+REQUEST_WORDS = frozenset({"you", "tu", "voce", "jij", "please", "svp", "stp", "pf"})
+PRONOUNS = frozenset(
+    {"i", "me", "my", "je", "j", "moi", "ma", "mon", "eu", "ik", "mij", "mijn", "you", "tu"}
+)
+DUTCH_ASK = frozenset({"kun", "kan", "wil", "zou"})
 
 
-@dataclass(frozen=True, slots=True)
-class Act:
-    """Send this action for the speaker's seat."""
-
-    action: Action
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """Tell the speaker something: a code and its parameters."""
-
-    code: str
-    params: dict[str, Any] = field(default_factory=dict)
+def is_request(words: Sequence[str]) -> bool:
+    """ "can you play the seven", "peux-tu…", "kun je…": the speaker asks for it done."""
+    if set(words) & REQUEST_WORDS:
+        return True
+    return any(a in DUTCH_ASK and b in ("je", "u") for a, b in itertools.pairwise(words))
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Nothing to do: why, as a code and its parameters."""
+def understand(
+    text: str,
+    state: Mapping[str, Any] | None,
+    names: Mapping[int, str] | None = None,
+    lang: str | None = None,
+) -> Understood:
+    """What the speaker, whose seat view holds ``state``, asked for.
 
-    code: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-Understood = Act | Answer | Refusal
-
-
-@dataclass(frozen=True, slots=True)
-class CardWords:
-    """A card as said: its rank, and its suit when one was named (joker: rank 0)."""
-
-    rank: int
-    suit: str | None
-
-    def matches(self, text: str) -> bool:
-        if self.rank == 0:
-            return text == "JK"
-        return card_rank(text) == self.rank and (self.suit is None or text[-1] == self.suit)
-
-    def text(self) -> str | None:
-        if self.rank == 0:
-            return "JK"
-        if self.suit is None:
-            return None
-        return f"{RANK_TEXT.get(self.rank, str(self.rank))}{self.suit}"
-
-
-@dataclass(frozen=True, slots=True)
-class Said:
-    """What a line of text names: verbs and questions, cards, piles (in order)."""
-
-    phrases: frozenset[str]
-    cards: tuple[CardWords, ...]
-    piles: tuple[str, ...]
-
-
-def card_rank(text: str) -> int:
-    """The rank of a card's text ("QH" -> 12, "10S" -> 10); -1 for the joker."""
-    head = text[:-1]
-    return RANK_OF_TEXT.get(head) or (int(head) if head.isdigit() else -1)
-
-
-def read(text: str) -> Said:
-    """The phrases, cards and piles in ``text``, in any of the four languages."""
-    words = normalize(text)
-    return Said(_phrases(words), _cards(words), _piles(words))
-
-
-def understand(text: str, state: Mapping[str, Any] | None) -> Understood:
-    """What the speaker, whose seat view holds ``state``, asked for."""
-    said = read(text)
-    for question in QUESTIONS:
-        if question in said.phrases:
-            return _answer(question, state)
+    ``names`` are the players' names by seat, from the public table view (questions such
+    as "how many cards has Ana got?" need them); ``lang`` is the speaker's language, if
+    known (every language's words are understood; stems are compared in that one).
+    """
+    reading = read(text, lang)
+    if not reading.words:
+        return Refusal("not_understood", {"text": text.strip()[:80]})
+    answered = ask(reading, state, names or {})
+    if answered is not None:
+        return answered
     if state is None:
         return Refusal("no_game_yet")
-    if not (said.cards or said.piles or said.phrases & VERB_TYPES.keys()):
-        return Refusal("not_understood", {"text": text[:80]})
     legal: Sequence[Action] = state.get("legal_actions") or []
-    candidates = [action for action in legal if _fits(action, said)]
-    if len(candidates) == 1:
-        return Act(candidates[0])
-    if candidates:
-        return _which(candidates)
-    direct = _whole_action(said, str(state.get("game")))
-    if direct is not None:
-        return Act(direct)
-    for card in said.cards:
-        shown = card.text() or RANK_TEXT.get(card.rank, str(card.rank))
-        if not any(card.matches(held) for held in state.get("hand") or []):
-            return Refusal("card_not_held", {"card": shown})
-        return Refusal("no_move_for_card", {"card": shown})
-    return Refusal("no_such_move")
+    matches = _unique([action for action in legal if fits(action, reading, state)])
+    if reading.question and not is_request(reading.words):
+        return _legality(reading, matches)
+    if reading.negated or (matches and _noise(reading, matches)):
+        return Refusal("not_understood", {"text": text.strip()[:80]})
+    if len(matches) == 1:
+        return _go_out_check(matches[0], reading, legal)
+    if matches:
+        return _which(matches)
+    return _fallback(text, reading, state)
 
 
-def _answer(question: str, state: Mapping[str, Any] | None) -> Understood:
-    if question == "ask_help":
-        return Answer("help", {"game": state.get("game") if state else None})
-    if state is None:
-        return Refusal("no_game_yet")
-    if question == "ask_turn":
-        return Answer("turn", {"seat": state.get("current_seat")})
-    if question == "ask_hand":
-        return Answer("hand", {"cards": list(state.get("hand") or [])})
-    legal: Sequence[Action] = state.get("legal_actions") or []
-    cards = sorted({card for card in map(_card_of, legal) if card is not None})
-    return Answer("moves", {"cards": cards}) if cards else Answer("moves_none")
+def _noise(reading: Reading, matches: list[Action]) -> bool:
+    """A bare verb among words the assistant does not know: "pass the crisps"."""
+    if any(card_of(action) or "pile" in action or "from" in action for action in matches):
+        return False
+    return _mostly_unknown(reading)
 
 
-def _card_of(action: Action) -> str | None:
-    """The card an action plays or throws away (a go-out names its discard)."""
-    card = action.get("card") or action.get("discard")
-    return None if card is None else str(card)
+def _mostly_unknown(reading: Reading) -> bool:
+    """As many words the assistant does not know as words it knows."""
+    known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
+    unknown = sum(
+        not is_known(word) and len(word) > 2 and word not in FILLERS for word in reading.words
+    )
+    return unknown >= known
+
+
+def _unique(actions: list[Action]) -> list[Action]:
+    seen: list[Action] = []
+    for action in actions:
+        if action not in seen:
+            seen.append(action)
+    return seen
+
+
+def _legality(reading: Reading, matches: list[Action]) -> Understood:
+    """ "Can I play the seven on north?": yes or no, and nothing is played."""
+    if not (reading.cards or reading.piles or reading.concepts & VERBS):
+        return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
+    if len(matches) == 1:
+        action = matches[0]
+        kind = str(action["type"])
+        if action.get("source") == "discard":
+            kind = "draw_discard"
+        params = {key: value for key, value in action.items() if key not in ("type", "source")}
+        return Answer(f"legal_yes_{kind}", params)
+    cards = {card_of(action) for action in matches}
+    if len(cards) == 1 and all(action["type"] == "play" for action in matches):
+        card = str(matches[0]["card"])
+        return Answer("legal_yes_piles", {"card": card, "piles": [a["pile"] for a in matches]})
+    if matches:
+        return _which(matches)
+    return Answer("legal_no")
+
+
+def _go_out_check(action: Action, reading: Reading, legal: Sequence[Action]) -> Understood:
+    """A card alone when it could also go out: ask, since a plain discard would waste it."""
+    if action["type"] == "discard" and not reading.concepts & VERBS:
+        card = action["card"]
+        if any(a["type"] == "go_out" and a["discard"] == card for a in legal):
+            return Refusal("go_out_or_discard", {"card": card})
+    return Act(action)
 
 
 def _which(candidates: list[Action]) -> Refusal:
     types = {action["type"] for action in candidates}
-    named = [_card_of(action) for action in candidates]
+    named = [card_of(action) for action in candidates]
     cards = sorted({card for card in named if card is not None})
     if types == {"discard", "go_out"} and len(cards) == 1:
         return Refusal("go_out_or_discard", {"card": cards[0]})
     if types == {"play"} and len(cards) == 1:
         return Refusal("which_pile", {"card": cards[0], "piles": [a["pile"] for a in candidates]})
-    if None not in named:
+    if types == {"play"} or (types <= {"discard", "go_out"} and len(cards) == len(candidates)):
         return Refusal("which_card", {"cards": cards})
     return Refusal("which_move", {"count": len(candidates)})
 
 
-def _fits(action: Action, said: Said) -> bool:
-    kind = action["type"]
-    verbs = said.phrases & VERB_TYPES.keys()
-    if verbs and kind not in {allowed for verb in verbs for allowed in VERB_TYPES[verb]}:
+# ------------------------------------------------------------------ fitting one action
+
+
+def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
+    """Whether ``action`` explains everything the line names and contradicts nothing."""
+    kind = str(action["type"])
+    verbs = reading.concepts & VERBS
+    if (
+        kind == "draw"
+        and reading.has("discard_pile")
+        and (verbs & {"draw", "take"} or _discard_is_a_noun(reading.words))
+    ):
+        verbs = verbs - {"discard"}  # "take the discard": the pile, not the verb
+    elif "discard" in verbs and not reading.has("discard_pile"):
+        verbs = verbs - {"take"}  # "get rid of the seven"
+    if kind == "play" and len(reading.cards) == 2:
+        verbs = verbs - {"take"}  # "the red ten gets the black nine"
+    if kind == "move" and len(reading.piles) == 2:
+        verbs = verbs - {"take"}  # "take the east pile and put it on north"
+    if ("go_out" in verbs) != (kind == "go_out"):
+        return False  # going out is only ever said
+    if verbs - ALLOWED_VERBS[kind]:
         return False
-    if kind in ("play", "discard", "go_out"):
-        held = _card_of(action)
-        if not said.cards:
-            return kind == "go_out" and "go_out" in verbs
-        if held is None or not said.cards[0].matches(held):
-            return False
-        return kind != "play" or not said.piles or action["pile"] == said.piles[-1]
+    if kind == "play":
+        return _fits_play(action, reading, state)
     if kind == "move":
-        if len(said.piles) >= 2:
-            return bool(action["from"] == said.piles[0] and action["to"] == said.piles[-1])
-        return "move" in verbs and len(said.piles) == 1 and said.piles[0] in action.values()
+        return _fits_move(action, reading, state)
+    if kind in ("discard", "go_out"):
+        return _fits_discard(action, reading, state, verbs)
     if kind == "draw":
-        wanted = "discard" if "take_discard" in verbs else "stock"
-        return bool(verbs) and action.get("source", "stock") == wanted
-    return bool(verbs)  # the end of a turn: only when said
+        return _fits_draw(action, reading, state, verbs)
+    return bool(verbs) and not reading.cards and not reading.piles  # the end of a turn
 
 
-def _whole_action(said: Said, game: str) -> Action | None:
+_BEFORE_NOUN = frozenset({"the", "la", "le", "l", "o", "a", "de", "from", "du", "do", "da"})
+
+
+def _discard_is_a_noun(words: Sequence[str]) -> bool:
+    """ "…from the discard", "la défausse", "o descarte": the pile, after an article."""
+    return any(
+        index > 0 and words[index - 1] in _BEFORE_NOUN and "discard_pile" in concepts_of(word)
+        for index, word in enumerate(words)
+    )
+
+
+def _pile_fits(spec: PileSpec, pile: str, piles: Mapping[str, Sequence[str]]) -> bool:
+    if spec.code is not None:
+        return spec.code == pile
+    corner = len(pile) == 2
+    return not piles.get(pile) and corner == spec.corner
+
+
+def _top(piles: Mapping[str, Sequence[str]], pile: str) -> str | None:
+    cards = piles.get(pile) or []
+    return str(cards[-1]) if cards else None
+
+
+def _bottom(piles: Mapping[str, Sequence[str]], pile: str) -> str | None:
+    cards = piles.get(pile) or []
+    return str(cards[0]) if cards else None
+
+
+def _split_cards(cards: Sequence[CardSpec]) -> tuple[list[CardSpec], list[CardSpec]]:
+    """The cards said as what is played, and those said as where it goes ("on the seven")."""
+    sources = [spec for spec in cards if not spec.onto]
+    targets = [spec for spec in cards if spec.onto]
+    if len(sources) > 1 and not targets:
+        sources, targets = sources[:1], sources[1:]
+    return sources, targets
+
+
+def _splits(cards: Sequence[CardSpec]) -> list[tuple[list[CardSpec], list[CardSpec]]]:
+    """The readings of two cards said with no "on" between: either may be the target
+    ("the red ten gets the black nine")."""
+    sources, targets = _split_cards(cards)
+    if len(cards) == 2 and not any(spec.onto or spec.rank is None for spec in cards):
+        return [(sources, targets), (targets, sources)]
+    return [(sources, targets)]
+
+
+def _fits_play(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
+    return any(
+        _fits_play_as(action, reading, state, sources, targets)
+        for sources, targets in _splits(reading.cards)
+    )
+
+
+def _fits_play_as(
+    action: Action,
+    reading: Reading,
+    state: Mapping[str, Any],
+    sources: list[CardSpec],
+    targets: list[CardSpec],
+) -> bool:
+    piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
+    if sources and _vague(sources[0]) and not reading.concepts & VERBS:
+        return False  # "♥♠" alone names no card to play
+    if len(sources) != 1 or not sources[0].matches(str(action["card"])):
+        return False
+    pile = str(action["pile"])
+    if any(spec.source for spec in reading.piles):
+        return False
+    if reading.piles and not _pile_fits(reading.piles[-1], pile, piles):
+        return False
+    top = _top(piles, pile)
+    return all(top is not None and spec.matches(top) for spec in targets)
+
+
+def _vague(spec: CardSpec) -> bool:
+    """Only a suit or a colour: a card to play only when a verb says so."""
+    return spec.rank is None and not spec.joker and not spec.wild
+
+
+def _fits_move(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
+    piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
+    start, end = str(action["from"]), str(action["to"])
+    said = list(reading.piles)
+    sources, targets = _split_cards(reading.cards)
+    if len(sources) > 1:
+        return False
+    if len(said) > 2:
+        return False
+    if len(said) == 2:
+        first, second = said
+        if second.source and not first.source:
+            first, second = second, first
+        if not (_pile_fits(first, start, piles) and _pile_fits(second, end, piles)):
+            return False
+    elif len(said) == 1:
+        spec = said[0]
+        if spec.source or (not spec.onto and not sources and not targets):
+            if not _pile_fits(spec, start, piles):
+                return False
+            if not reading.has("move") and not targets:
+                return False
+        elif not _pile_fits(spec, end, piles):
+            return False
+    elif not (sources and (targets or reading.has("move"))):
+        return False
+    if sources:
+        bottom = _bottom(piles, start)
+        if bottom is None or not sources[0].matches(bottom):
+            return False
+    top = _top(piles, end)
+    return all(top is not None and spec.matches(top) for spec in targets)
+
+
+def _fits_discard(
+    action: Action, reading: Reading, state: Mapping[str, Any], verbs: frozenset[str]
+) -> bool:
+    if reading.piles:
+        return False
+    card = card_of(action)
+    wild_rank = state.get("wild_rank")
+    if not reading.cards:
+        return action["type"] == "go_out" and "go_out" in verbs
+    if len(reading.cards) != 1 or card is None:
+        return False
+    if _vague(reading.cards[0]) and not verbs:
+        return False
+    return reading.cards[0].matches(card, wild_rank if isinstance(wild_rank, int) else None)
+
+
+def _fits_draw(
+    action: Action, reading: Reading, state: Mapping[str, Any], verbs: frozenset[str]
+) -> bool:
+    if reading.piles:
+        return False
+    source = action.get("source")
+    top = state.get("discard_top")
+    named_top = bool(reading.cards) and isinstance(top, str)
+    if reading.cards and not (
+        named_top and len(reading.cards) == 1 and reading.cards[0].matches(str(top))
+    ):
+        return False
+    if source == "discard":
+        if reading.cards and reading.has("discard_pile"):
+            return True  # "the queen from the discard, please"
+        return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
+    if reading.has("discard_pile") or reading.cards:
+        return False
+    if not verbs:  # "a card, please": a card and nothing else asked for
+        return reading.has("card") and not reading.question and len(reading.concepts) == 1
+    return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
+
+
+# ------------------------------------------------------------------ when nothing fits
+
+
+def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understood:
+    hand: Sequence[str] = state.get("hand") or []
+    whole = _whole_action(reading, str(state.get("game")))
+    if whole is not None and (card_of(whole) is None or card_of(whole) in hand):
+        return Act(whole)
+    top = state.get("discard_top")
+    verbs = reading.concepts & VERBS
+    if reading.cards and verbs & {"take", "draw"} and isinstance(top, str):
+        return Refusal("not_discard_top", {"card": reading.cards[0].shown(), "top": top})
+    wild_rank = state.get("wild_rank")
+    wild = wild_rank if isinstance(wild_rank, int) else None
+    for spec in reading.cards:
+        if spec.onto:
+            continue
+        if not any(spec.matches(held, wild) for held in hand):
+            return Refusal("card_not_held", {"card": spec.shown()})
+        return Refusal("no_move_for_card", {"card": spec.shown()})
+    if reading.cards or reading.piles or (verbs and not _mostly_unknown(reading)):
+        return Refusal("no_such_move")
+    return Refusal("not_understood", {"text": text.strip()[:80]})
+
+
+def _whole_action(reading: Reading, game: str) -> Action | None:
     """The action the words name in full, legal or not (the table will say why not)."""
-    verbs = said.phrases & VERB_TYPES.keys()
-    card = said.cards[0].text() if said.cards else None
-    if "take_discard" in verbs:
-        return {"type": "draw", "source": "discard"}
-    if "draw" in verbs:
-        return {"type": "draw", "source": "stock"} if game == "five-crowns" else {"type": "draw"}
-    if "end_turn" in verbs and game == "kings-corner":
-        return {"type": "end_turn"}
+    verbs = reading.concepts & VERBS
+    sources, targets = _split_cards(reading.cards)
+    card = sources[0].text() if len(sources) == 1 and not targets else None
+    codes = [spec.code for spec in reading.piles if spec.code is not None]
     if game == "kings-corner":
-        if len(said.piles) >= 2 and not card:
-            return {"type": "move", "from": said.piles[0], "to": said.piles[-1]}
-        if card and said.piles:
-            return {"type": "play", "card": card, "pile": said.piles[-1]}
+        if verbs & {"take", "discard", "go_out"}:
+            return None
+        if "draw" in verbs and not reading.cards and not codes:
+            return {"type": "draw"}
+        if "end_turn" in verbs and not reading.cards and not codes:
+            return {"type": "end_turn"}
+        if len(codes) == 2 and not reading.cards and len(reading.piles) == 2:
+            return {"type": "move", "from": codes[0], "to": codes[1]}
+        if card and len(codes) == 1 and len(reading.piles) == 1:
+            return {"type": "play", "card": card, "pile": codes[0]}
         return None
+    if game != "five-crowns" or reading.piles:
+        return None
+    if not reading.cards and verbs & {"draw", "take"}:
+        if reading.has("discard_pile"):
+            return {"type": "draw", "source": "discard"}
+        if "draw" in verbs or reading.any("card", "stock"):
+            return {"type": "draw", "source": "stock"}
     if card and "go_out" in verbs:
         return {"type": "go_out", "discard": card}
-    if card and "discard" in verbs:
+    if card and "discard" in verbs and not verbs & {"take", "draw"}:
         return {"type": "discard", "card": card}
     return None
-
-
-def _phrases(words: list[str]) -> frozenset[str]:
-    found = set()
-    for name, phrases in PHRASES.items():
-        if any(_contains(words, phrase) for phrase in phrases):
-            found.add(name)
-    if "take_discard" in found:
-        found.discard("discard")  # "take the discard" is a draw
-    if "go_out" in found:
-        found.discard("discard")  # "go out, discarding the seven"
-    return frozenset(found)
-
-
-def _contains(words: list[str], phrase: tuple[str, ...]) -> bool:
-    """Whether ``phrase`` appears in ``words`` in order (other words may come between)."""
-    position = 0
-    for word in words:
-        if word == phrase[position]:
-            position += 1
-            if position == len(phrase):
-                return True
-    return False
-
-
-def _cards(words: list[str]) -> tuple[CardWords, ...]:
-    cards: list[CardWords] = []
-    used: set[int] = set()
-    for index, word in enumerate(words):
-        if word in JOKER_WORDS:
-            cards.append(CardWords(0, None))
-        elif (code := card_code(word)) is not None:
-            cards.append(CardWords(*code))
-        elif word in RANK_WORDS and index not in used:
-            suit_at = _suit_beside(words, index)
-            if suit_at is None and word in WEAK_RANKS:
-                continue
-            if suit_at is not None:
-                used.add(suit_at)
-            suit = SUIT_WORDS[words[suit_at]] if suit_at is not None else None
-            cards.append(CardWords(RANK_WORDS[word], suit))
-        elif word.isdigit() and 2 <= int(word) <= 13:
-            suit_at = _suit_beside(words, index)
-            suit = SUIT_WORDS[words[suit_at]] if suit_at is not None else None
-            cards.append(CardWords(int(word), suit))
-    return tuple(cards)
-
-
-def _suit_beside(words: list[str], index: int) -> int | None:
-    """The suit word just after ``index`` ("seven of hearts"), or just before ("harten zeven")."""
-    after = index + 1
-    while after < len(words) and words[after] in CONNECTORS:
-        after += 1
-    if after < len(words) and words[after] in SUIT_WORDS:
-        return after
-    if index > 0 and words[index - 1] in SUIT_WORDS:
-        return index - 1
-    return None
-
-
-def _piles(words: list[str]) -> tuple[str, ...]:
-    piles: list[str] = []
-    index = 0
-    while index < len(words):
-        word = words[index]
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if word in CORNER_WORDS:
-            piles.append(CORNER_WORDS[word])
-        elif word in VERTICAL and following in HORIZONTAL:
-            piles.append(VERTICAL[word] + HORIZONTAL[following])
-            index += 1
-        elif word in VERTICAL:
-            piles.append(VERTICAL[word])
-        elif word in HORIZONTAL and not (word == "est" and index and words[index - 1] in IS_AFTER):
-            piles.append(HORIZONTAL[word])
-        index += 1
-    return tuple(piles)

@@ -3,34 +3,54 @@
 Text is compared after ``normalize``: lower case, no accents, no punctuation, so "Cœur",
 "coeur" and "CŒUR!" are one word. A spoken transcript and a typed line are read alike.
 Every language's words are always known (a French phone may say "seven of hearts"): the
-sets do not clash, and a mixed household is spared a setting.
+sets barely clash, and the few words that do ("est", "as", "pas") are read by context.
+
+Verbs and question words are listed in one form each and compared by their Snowball stem
+in their own language, so "pioché", "piochons" and "piocher" are one word, as are
+"acabei" and "acabar".
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
+
+import snowballstemmer
+
+LANGUAGES = ("en", "fr", "pt", "nl")
+_STEMMERS = {
+    "en": snowballstemmer.stemmer("english"),
+    "fr": snowballstemmer.stemmer("french"),
+    "pt": snowballstemmer.stemmer("portuguese"),
+    "nl": snowballstemmer.stemmer("dutch"),
+}
 
 RANK_WORDS: dict[str, int] = {
     # English
-    "ace": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "jack": 11, "knave": 11, "queen": 12, "king": 13,
+    "ace": 1, "aces": 1, "two": 2, "twos": 2, "three": 3, "threes": 3, "four": 4, "fours": 4,
+    "five": 5, "fives": 5, "six": 6, "sixes": 6, "seven": 7, "sevens": 7, "eight": 8,
+    "eights": 8, "nine": 9, "nines": 9, "ten": 10, "tens": 10, "eleven": 11, "twelve": 12,
+    "thirteen": 13, "jack": 11, "jacks": 11, "knave": 11, "queen": 12, "queens": 12,
+    "king": 13, "kings": 13, "deuce": 2, "trey": 3,
     # French
-    "as": 1, "un": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8,
-    "neuf": 9, "dix": 10, "valet": 11, "dame": 12, "reine": 12, "roi": 13,
+    "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8, "neuf": 9,
+    "dix": 10, "onze": 11, "douze": 12, "treize": 13, "valet": 11, "valets": 11,
+    "dame": 12, "dames": 12, "reine": 12, "roi": 13, "rois": 13,
     # Portuguese
     "dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7,
-    "oito": 8, "nove": 9, "dez": 10, "valete": 11, "dama": 12, "rainha": 12, "rei": 13,
+    "oito": 8, "nove": 9, "dez": 10, "doze": 12, "treze": 13, "valete": 11,
+    "dama": 12, "rainha": 12, "rei": 13, "reis": 13,
     # Dutch
-    "aas": 1, "een": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7,
-    "acht": 8, "negen": 9, "tien": 10, "boer": 11, "vrouw": 12, "koningin": 12, "heer": 13,
-    "koning": 13,
+    "aas": 1, "azen": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7,
+    "acht": 8, "negen": 9, "tien": 10, "elf": 11, "twaalf": 12, "dertien": 13, "boer": 11,
+    "vrouw": 12, "koningin": 12, "heer": 13, "koning": 13, "koningen": 13,
 }  # fmt: skip
 # Words that are ranks in one language and something else in another: a rank only when a
-# suit is named right beside them ("a" is English's article; "as" English's "as").
-WEAK_RANKS = frozenset({"as", "un", "een", "one"})
+# suit or a colour is named right beside them ("as" is English's "as", "un" an article).
+WEAK_RANKS: dict[str, int] = {"as": 1, "un": 1, "une": 1, "een": 1, "one": 1, "um": 1}
 # Joining words between a rank and its suit ("seven of hearts", "sept de coeur").
-CONNECTORS = frozenset({"of", "de", "du", "des", "d", "van", "di"})
+CONNECTORS = frozenset({"of", "de", "du", "des", "d", "van", "di", "the"})
 
 SUIT_WORDS: dict[str, str] = {
     "heart": "H", "hearts": "H", "coeur": "H", "coeurs": "H", "copas": "H", "copa": "H",
@@ -44,7 +64,31 @@ SUIT_WORDS: dict[str, str] = {
     "star": "T", "stars": "T", "etoile": "T", "etoiles": "T", "estrela": "T",
     "estrelas": "T", "ster": "T", "sterren": "T",
 }  # fmt: skip
-JOKER_WORDS = frozenset({"joker", "jokers", "coringa", "curinga", "jocker"})
+# Colours: "the black six on the red seven" (stars are neither).
+COLOUR_WORDS: dict[str, str] = {
+    "red": "R", "reds": "R", "rouge": "R", "rouges": "R", "vermelho": "R", "vermelha": "R",
+    "vermelhos": "R", "vermelhas": "R", "rood": "R", "rode": "R",
+    "black": "B", "blacks": "B", "noir": "B", "noire": "B", "noirs": "B", "noires": "B",
+    "preto": "B", "preta": "B", "pretos": "B", "pretas": "B", "negro": "B", "negra": "B",
+    "zwart": "B", "zwarte": "B",
+}  # fmt: skip
+SUIT_COLOUR = {"H": "R", "D": "R", "C": "B", "S": "B"}
+JOKER_WORDS = frozenset({"joker", "jokers", "coringa", "coringas"})
+# Portuguese players call any wild card a "curinga".
+WILD_WORDS = frozenset(
+    {
+        "wild",
+        "wilds",
+        "wildcard",
+        "sauvage",
+        "sauvages",
+        "troef",
+        "troeven",
+        "curinga",
+        "curingas",
+        "wilde",
+    }
+)
 
 # The cross of Kings in the Corner: a side, or a corner as two words or one.
 VERTICAL = {"north": "N", "nord": "N", "norte": "N", "noord": "N",
@@ -56,62 +100,260 @@ CORNER_WORDS = {
     "nordeste": "NE", "noroeste": "NW", "sudeste": "SE", "sudoeste": "SW",
     "noordoost": "NE", "noordwest": "NW", "zuidoost": "SE", "zuidwest": "SW",
 }  # fmt: skip
+PILE_CODES = frozenset({"N", "E", "S", "W", "NE", "SE", "SW", "NW"})
+# After these, French "est" is "is" ("c'est", "qu'est-ce", "où est"), not east.
+IS_AFTER = frozenset(
+    {"c", "ce", "ca", "il", "elle", "qui", "qu", "quel", "quelle", "ou", "tour", "quoi",
+     "combien", "comment", "quand", "n", "ne", "rien", "tout", "carte", "jeu", "manche"}
+)  # fmt: skip
+# Before these, "est" is a verb too ("est-ce", "est-il").
+IS_BEFORE = frozenset({"ce", "il", "elle", "on", "a", "au", "mon", "ma", "le", "la", "quoi"})
+# Where a card goes (the target follows) and where a pile comes from.
+ONTO = frozenset(
+    {"on", "onto", "to", "over", "sur", "au", "aux", "vers", "no", "na", "em", "para",
+     "sobre", "op", "naar", "bij", "in", "into", "dans", "ao", "nos", "nas"}
+)  # fmt: skip
+FROM = frozenset({"from", "de", "du", "des", "da", "do", "van", "uit", "off"})
 
-# Verbs and set phrases, each a tuple of words that must appear in that order.
-PHRASES: dict[str, tuple[tuple[str, ...], ...]] = {
-    "draw": (
-        ("draw",), ("pick",), ("pioche",), ("piocher",), ("compra",),
-        ("comprar",), ("compro",), ("trek",), ("trekken",), ("pak", "kaart"),
-    ),
-    "end_turn": (
-        ("end",), ("done",), ("pass",), ("finish",), ("fin",), ("fini",), ("termine",),
-        ("passe",), ("je", "passe"), ("fim",), ("passo",), ("passar",), ("pronto",),
-        ("klaar",), ("einde",), ("ik", "pas"), ("beurt", "voorbij"),
-    ),
-    "discard": (
-        ("discard",), ("throw",), ("defausse",), ("jette",), ("jeter",), ("descarta",),
-        ("descartar",), ("descarto",), ("gooi",), ("afleggen",), ("leg", "af"),
-    ),
-    "take_discard": (
-        ("take", "discard"), ("take", "the", "discard"), ("prends", "defausse"),
-        ("prendre", "defausse"), ("pega", "descarte"), ("pegar", "descarte"),
-        ("pego", "descarte"), ("pak", "aflegstapel"), ("neem", "aflegstapel"),
-        ("discard", "pile"), ("from", "discard"),
-    ),
-    "go_out": (
-        ("go", "out"), ("going", "out"), ("sors",), ("sortir",), ("je", "sors"),
-        ("bater",), ("bato",), ("saio",), ("sair",), ("uitgaan",), ("ga", "uit"),
-    ),
-    "move": (("move",), ("deplace",), ("deplacer",), ("mover",), ("verplaats",),
-             ("verschuif",)),
-    "ask_turn": (
-        ("whose", "turn"), ("who", "plays"), ("a", "qui"), ("qui", "joue"),
-        ("de", "quem"), ("quem", "joga"), ("wie", "is"), ("wie", "speelt"),
-    ),
-    "ask_hand": (
-        ("my", "cards"), ("my", "hand"), ("mes", "cartes"), ("ma", "main"),
-        ("minhas", "cartas"), ("minha", "mao"), ("mijn", "kaarten"), ("mijn", "hand"),
-    ),
-    "ask_moves": (
-        ("what", "can", "i"), ("que", "puis", "je"), ("quoi", "jouer"), ("o", "que", "posso"),
-        ("que", "posso"), ("wat", "kan", "ik"),
-    ),
-    "ask_help": (("help",), ("aide",), ("ajuda",), ("hulp",), ("commands",), ("commandes",)),
+# Concepts, each listed in one form per language and compared by stem in that language.
+# A word may carry several concepts ("discard" is a verb and a pile).
+CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
+    "draw": {
+        "en": ("draw", "drew", "drawn", "pick"),
+        "fr": ("piocher", "pioche", "tirer"),
+        "pt": ("comprar", "compro", "tirar", "puxar", "pescar"),
+        "nl": ("trekken", "trek", "getrokken", "trok"),
+    },
+    "take": {
+        "en": ("take", "took", "taken", "grab", "get", "have", "want", "give", "gimme"),
+        "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux",
+               "donne"),
+        "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero",
+               "fico"),
+        "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
+    },
+    "discard": {
+        "en": ("discard", "throw", "toss", "dump", "ditch", "rid"),
+        "fr": ("defausser", "defausse", "jeter", "jette", "ecarter"),
+        "pt": ("descartar", "descarto", "descarte", "largar", "fora"),
+        "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg"),
+    },
+    "go_out": {
+        "en": ("out",),
+        "fr": ("sortir", "sors", "sorti"),
+        "pt": ("bater", "bato", "bati", "sair", "saio", "fechar"),
+        "nl": ("uitgaan", "uit"),
+    },
+    "end_turn": {
+        "en": ("end", "done", "pass", "finish", "stop", "nothing"),
+        "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien"),
+        "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada",
+               "contigo"),
+        "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
+               "niks", "niets",
+               "beeindigen", "afgelopen"),
+    },
+    "move": {
+        "en": ("move", "shift", "slide", "transfer"),
+        "fr": ("deplacer", "deplace", "bouger", "transferer"),
+        "pt": ("mover", "move", "mudar", "transferir", "arrastar"),
+        "nl": ("verplaatsen", "verschuiven", "schuiven", "verleggen"),
+    },
+    "play": {
+        "en": ("play", "put", "place", "lay", "drop", "stick", "go"),
+        "fr": ("jouer", "joue", "poser", "pose", "mettre", "mets", "placer", "va"),
+        "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "botar", "meter", "vai",
+               "baixar", "baixo"),
+        "nl": ("spelen", "speel", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat",
+               "neerleggen"),
+    },
+    "card": {
+        "en": ("card",), "fr": ("carte",), "pt": ("carta",), "nl": ("kaart", "kaarten"),
+    },
+    "stock": {
+        "en": ("stock", "deck", "pile", "draw", "stack"),
+        "fr": ("pioche", "talon", "paquet", "pile"),
+        "pt": ("monte", "baralho", "pilha", "mesa"),
+        "nl": ("stapel", "pot", "trekstapel", "stock"),
+    },
+    "discard_pile": {
+        "en": ("discard", "discards", "throwaway"),
+        "fr": ("defausse",),
+        "pt": ("descarte", "descartes", "lixo"),
+        "nl": ("aflegstapel", "weggooistapel", "afleg"),
+    },
+    "pile": {
+        "en": ("pile", "stack", "column"),
+        "fr": ("pile", "tas", "colonne"),
+        "pt": ("pilha", "monte", "coluna"),
+        "nl": ("stapel", "rij", "kolom"),
+    },
+    "corner": {"en": ("corner",), "fr": ("coin",), "pt": ("canto",), "nl": ("hoek",)},
+    "side": {
+        "en": ("side", "spot", "space", "place", "gap", "hole"),
+        "fr": ("cote", "place", "emplacement", "trou", "case"),
+        "pt": ("lado", "lugar", "espaco", "buraco", "vaga"),
+        "nl": ("kant", "plek", "plaats", "gat", "zijkant"),
+    },
+    "empty": {"en": ("empty", "free"), "fr": ("vide", "libre"), "pt": ("vazio", "vazia", "livre"),
+              "nl": ("leeg", "lege", "vrij", "vrije")},
+    "who": {"en": ("who", "whose", "whom"), "fr": ("qui",), "pt": ("quem",), "nl": ("wie",)},
+    "what": {
+        "en": ("what", "which", "whats"),
+        "fr": ("quoi", "que", "quel", "quelle", "quels", "quelles", "qu"),
+        "pt": ("que", "qual", "quais", "oque"),
+        "nl": ("wat", "welke", "welk"),
+    },
+    "how_many": {
+        "en": ("many", "much", "big", "size"),
+        "fr": ("combien",),
+        "pt": ("quantos", "quantas", "quanto", "quanta"),
+        "nl": ("hoeveel",),
+    },
+    "where": {"en": ("where",), "fr": ("ou",), "pt": ("onde",),
+              "nl": ("waar", "waarheen", "waarop")},
+    "fewest": {"en": ("fewest", "least", "lowest", "smallest"), "fr": ("moins",),
+               "pt": ("menos",), "nl": ("minste", "minst", "laagste")},
+    "when": {"en": ("when",), "fr": ("quand",), "pt": ("quando",), "nl": ("wanneer",)},
+    "how": {"en": ("how",), "fr": ("comment",), "pt": ("como",), "nl": ("hoe",)},
+    "can": {
+        "en": ("can", "could", "may", "allowed", "able", "legal"),
+        "fr": ("peux", "puis", "peut", "pouvoir", "pourrais", "permis", "droit", "autorise"),
+        "pt": ("posso", "pode", "podes", "poder", "permitido", "vale"),
+        "nl": ("kan", "kun", "mag", "mogen", "kunnen", "toegestaan"),
+    },
+    "should": {
+        "en": ("should", "ought", "would", "suggest", "recommend"),
+        "fr": ("dois", "devrais", "faut", "conseilles", "ferais", "ferait"),
+        "pt": ("devo", "deveria", "faria", "aconselhas"),
+        "nl": ("moet", "zou", "zal", "raad"),
+    },
+    "hint": {
+        "en": ("hint", "hints", "suggestion", "advice", "advise", "best", "tip", "clue", "idea"),
+        "fr": ("indice", "conseil", "suggestion", "meilleur", "idee", "astuce", "aide-moi"),
+        "pt": ("dica", "sugestao", "conselho", "melhor", "ideia", "palpite"),
+        "nl": ("hint", "tip", "advies", "beste", "suggestie", "idee"),
+    },
+    "help": {
+        "en": ("help", "commands", "command", "instructions"),
+        "fr": ("aide", "commandes", "commande", "aider"),
+        "pt": ("ajuda", "ajudar", "socorro"),  # not "comando": its stem is "com", as "como"
+        "nl": ("hulp", "help", "commando", "commandos", "helpen"),
+    },
+    "turn": {"en": ("turn", "go", "next", "waiting"), "fr": ("tour", "suivant", "attend"),
+             "pt": ("vez", "turno", "proximo", "espera"),
+             "nl": ("beurt", "volgende", "wachten")},
+    "show": {"en": ("show", "tell", "list", "see", "remind"),
+             "fr": ("montre", "dis", "voir", "affiche", "rappelle"),
+             "pt": ("mostra", "diz", "ver", "mostrar", "lembra"),
+             "nl": ("toon", "laat", "zien", "zeg", "herinner")},
+    "works": {"en": ("work", "works", "counted", "calculated"),
+              "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
+              "pt": ("funciona", "conta", "contam", "calcula", "contar"),
+              "nl": ("werkt", "telt", "geteld", "berekend", "tellen")},
+    "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
+            "nl": ("zeggen", "typen")},
+    "score": {
+        "en": ("score", "scores", "points", "point", "total", "standings", "winning", "win",
+               "leading", "lead", "ahead", "losing", "scoreboard", "tally"),
+        "fr": ("score", "points", "point", "total", "classement", "gagne", "gagner", "mene",
+               "tete", "perd", "devant"),
+        "pt": ("placar", "pontos", "ponto", "pontuacao", "total", "ganhando", "ganhar",
+               "vencendo", "frente", "liderando", "perdendo"),
+        "nl": ("score", "punten", "punt", "stand", "totaal", "wint", "winnen", "voor",
+               "leidt", "verliest"),
+    },
+    "value": {
+        "en": ("worth", "value", "cost", "costs", "count"),
+        "fr": ("vaut", "valeur", "valent", "coute", "compte"),
+        "pt": ("vale", "valem", "valor", "custa", "conta"),
+        "nl": ("waard", "telt", "kost"),  # not "waarde": its stem is "waar", "where"
+    },
+    "round": {"en": ("round", "hand", "game"), "fr": ("manche", "partie", "tour"),
+              "pt": ("rodada", "ronda", "partida"),
+              "nl": ("ronde", "spel", "potje")},
+    "hand": {"en": ("hand",), "fr": ("main", "jeu"), "pt": ("mao",), "nl": ("hand",)},
+    "have": {
+        "en": ("have", "hold", "got", "has", "holding", "left"),
+        "fr": ("ai", "as", "a", "tiens", "reste", "restent"),
+        "pt": ("tenho", "tem", "tens", "sobram", "restam", "sobra", "resta", "ficam"),
+        "nl": ("heb", "heeft", "hebt", "houd", "over", "zijn", "liggen"),
+    },
+    "left": {
+        "en": ("left", "remaining", "remain"),
+        "fr": ("reste", "restent", "restant"),
+        "pt": ("sobram", "restam", "sobra", "resta", "ficam"),
+        "nl": ("over", "resterend", "resten"),
+    },
+    "me": {
+        "en": ("i", "me", "my", "mine", "im", "ive"),
+        "fr": ("je", "j", "moi", "mes", "ma", "mon"),
+        "pt": ("eu", "minhas", "minha", "meu", "meus", "mim", "tenho", "posso", "devo", "sou",
+               "estou"),
+        "nl": ("ik", "mijn", "me", "mij"),
+    },
+    "you": {"en": ("you", "your"), "fr": ("tu", "toi", "vous"), "pt": ("voce", "tu"),
+            "nl": ("jij", "je", "jou", "u")},
+    "everyone": {
+        "en": ("everyone", "everybody", "each", "all", "others", "players"),
+        "fr": ("chacun", "tous", "tout", "autres", "joueurs"),
+        "pt": ("cada", "todos", "outros", "jogadores"),
+        "nl": ("iedereen", "elk", "ieder", "alle", "anderen", "spelers"),
+    },
+    "mean": {
+        "en": ("mean", "means", "meaning", "explain", "rule", "rules"),
+        "fr": ("signifie", "veut", "dire", "explique", "regle", "regles"),
+        "pt": ("significa", "dizer", "explica", "regra", "regras"),
+        "nl": ("betekent", "betekenis", "uitleg", "regel", "regels"),
+    },
+    "meld": {
+        "en": ("run", "runs", "book", "books", "meld", "melds", "set", "sets", "sequence"),
+        "fr": ("suite", "suites", "famille", "familles", "combinaison", "brelan", "sequence"),
+        "pt": ("sequencia", "trinca", "trincas", "grupo", "grupos", "combinacao"),
+        "nl": ("reeks", "reeksen", "serie", "set", "combinatie", "straat"),
+    },
+    "last": {"en": ("last", "final"), "fr": ("dernier", "derniere"),
+             "pt": ("ultimo", "ultima"), "nl": ("laatste",)},
+    "top": {"en": ("top", "showing", "up"), "fr": ("dessus", "visible", "haut"),
+            "pt": ("topo", "cima", "visivel"), "nl": ("bovenop", "bovenste", "boven")},
+    "start": {"en": ("start", "begin", "open"), "fr": ("commencer", "demarrer", "ouvrir"),
+              "pt": ("comecar", "iniciar", "abrir"), "nl": ("beginnen", "starten", "openen")},
+    "another": {"en": ("another", "other"), "fr": ("autre",), "pt": ("outra", "outro"),
+                "nl": ("andere", "ander")},
+    "there": {"en": ("there", "that", "this", "it"), "fr": ("ca", "cela", "ce"),
+              "pt": ("isso", "essa", "esse", "aquela"), "nl": ("die", "dat", "deze")},
 }  # fmt: skip
 
-# Aces are left out: "as", "ah", "ad" and "at" are words.
-_CARD_CODE = re.compile(r"^(10|[2-9]|[jqk])([hdcst])$")
+# Words that carry nothing: a line of only these and one verb is not an action.
+FILLERS = frozenset(
+    {"the", "a", "an", "to", "for", "with", "and", "or", "of", "it", "is", "ok", "okay",
+     "please", "now", "then", "just", "so", "well", "um", "uh", "yeah", "yes", "right",
+     "alright", "le", "la", "les", "une", "des", "du", "et", "avec", "pour", "bon", "alors",
+     "euh", "donc", "bah", "oui", "os", "uma", "com", "entao", "ja", "bem", "sim", "het",
+     "en", "met", "voor", "nou", "dan", "maar", "even", "eh", "oke", "hop", "allez", "ben",
+     "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
+     "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
+     "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "por", "favor",
+     "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij"}
+)  # fmt: skip
+
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
+# A card written as its code ("7h", "10s", "qd"); aces are left out: "as", "ah", "ad" are words.
+_CARD_CODE = re.compile(r"^(10|[2-9]|[jqk])([hdcst])$")
+
+
+def plain(text: str) -> str:
+    """Lower case without accents; suit symbols become suit words."""
+    text = text.replace("♥", " hearts ").replace("♦", " diamonds ").replace("♡", " hearts ")
+    text = text.replace("♣", " clubs ").replace("♠", " spades ").replace("★", " stars ")
+    text = text.replace("œ", "oe").replace("Œ", "oe")
+    lowered = unicodedata.normalize("NFKD", text.lower())
+    return "".join(char for char in lowered if not unicodedata.combining(char))
 
 
 def normalize(text: str) -> list[str]:
     """Lower case words without accents or punctuation; "♥" and friends become suit words."""
-    text = text.replace("♥", " hearts ").replace("♦", " diamonds ")
-    text = text.replace("♣", " clubs ").replace("♠", " spades ").replace("★", " stars ")
-    text = text.replace("œ", "oe").replace("Œ", "oe")
-    plain = unicodedata.normalize("NFKD", text.lower())
-    plain = "".join(char for char in plain if not unicodedata.combining(char))
-    return [word for word in _NOT_A_WORD.split(plain) if word]
+    return [word for word in _NOT_A_WORD.split(plain(text)) if word]
 
 
 def card_code(word: str) -> tuple[int, str] | None:
@@ -123,3 +365,80 @@ def card_code(word: str) -> tuple[int, str] | None:
     ranks = {"j": 11, "q": 12, "k": 13}
     rank = ranks[rank_text] if rank_text in ranks else int(rank_text)
     return rank, suit.upper()
+
+
+@lru_cache(maxsize=8192)
+def stems(word: str) -> tuple[str, ...]:
+    """The word's Snowball stem in each language, in ``LANGUAGES`` order."""
+    return tuple(_STEMMERS[lang].stemWord(word) for lang in LANGUAGES)
+
+
+# Forms compared as written only: their stems are other words' ("wil" and "wilde").
+_EXACT_ONLY = frozenset({"wil"})
+
+
+def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozenset[str]], ...]]:
+    exact: dict[str, set[str]] = {}
+    by_stem: list[dict[str, set[str]]] = [{} for _ in LANGUAGES]
+    for concept, per_language in CONCEPTS.items():
+        for index, lang in enumerate(LANGUAGES):
+            for form in per_language.get(lang, ()):
+                exact.setdefault(form, set()).add(concept)
+                stem = _STEMMERS[lang].stemWord(form)
+                if len(stem) >= 3 and form not in _EXACT_ONLY:  # short stems catch too much
+                    by_stem[index].setdefault(stem, set()).add(concept)
+    return (
+        {form: frozenset(found) for form, found in exact.items()},
+        tuple({stem: frozenset(found) for stem, found in table.items()} for table in by_stem),
+    )
+
+
+_EXACT, _BY_STEM = _concept_index()
+
+
+@lru_cache(maxsize=16384)
+def concepts_of(word: str, lang: str | None = None) -> frozenset[str]:
+    """Every concept ``word`` may carry: by its exact form in any language, and by its stem
+    in the speaker's language and English (``lang`` None: in every language).
+
+    Stems are compared in the speaker's language only, because a word stemmed the
+    Portuguese way can meet another language's stem by chance ("place", "placar").
+    """
+    found = set(_EXACT.get(word, ()))
+    if len(word) >= 4:
+        for code, table, stem in zip(LANGUAGES, _BY_STEM, stems(word), strict=True):
+            if lang is None or code in (lang, "en"):
+                found.update(table.get(stem, ()))
+    return frozenset(found)
+
+
+# Dutch writes a card as one word, suit first: "ruitenvrouw", "klaverdrie", "harten7".
+_COMPOUND_SUITS = tuple(sorted((w for w in SUIT_WORDS if len(w) >= 4), key=len, reverse=True))
+
+
+@lru_cache(maxsize=8192)
+def split_compound(word: str) -> tuple[str, str] | None:
+    """A suit and a rank written as one word, if ``word`` is one."""
+    for suit in _COMPOUND_SUITS:
+        if word.startswith(suit) and len(word) > len(suit):
+            rest = word[len(suit) :]
+            if rest in RANK_WORDS or (rest.isdigit() and 1 <= int(rest) <= 13):
+                return suit, rest
+    return None
+
+
+_CARD_AND_PILE_WORDS = frozenset(
+    {*RANK_WORDS, *WEAK_RANKS, *SUIT_WORDS, *COLOUR_WORDS, *JOKER_WORDS, *WILD_WORDS,
+     *VERTICAL, *HORIZONTAL, *CORNER_WORDS}
+)  # fmt: skip
+
+
+def is_known(word: str) -> bool:
+    """Whether the assistant knows ``word`` as a card, a pile, a number or a concept."""
+    return (
+        word in _CARD_AND_PILE_WORDS
+        or word.isdigit()
+        or card_code(word) is not None
+        or split_compound(word) is not None
+        or bool(concepts_of(word))
+    )

@@ -1,7 +1,10 @@
-"""The bots service: plays every seat the tables service marks as a bot.
+"""The bots service: plays every seat the tables service marks as a bot, and the seats of
+players away mid-game (a stand-in bot, until the phone is back).
 
-It learns which seats are bots from the public table views, then follows each bot seat's
+It learns which seats to play from the public table views, then follows each such seat's
 own view (and nothing else of that table) and answers with intents like a phone would.
+Each seat gets a player of its level (``services.bots.players``), which observes every
+view of that seat, in order.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any, Self
 
 from protocol import topics
 from protocol.messages import ProtocolError, act_intent
-from services.bots.strategy import choose_action
+from services.bots.players import DEFAULT_LEVEL, Player, make_player
 from services.delivery import Deliveries
 from services.mqtt import BrokerUrl, MqttClient
 from services.wire import decode
@@ -27,6 +30,17 @@ ALL_TABLE_VIEWS = f"{topics.BASE}/table/+/view"
 class _TableInfo:
     paused: bool = False
     playing: bool = False
+    game: str = ""
+
+
+@dataclass
+class _Seat:
+    """A seat this service plays: at which level, and the player that follows it."""
+
+    level: str
+    stand_in: bool
+    player: Player | None = None
+    game: str = ""
 
 
 class BotsRunner:
@@ -39,7 +53,7 @@ class BotsRunner:
         self.deliveries = Deliveries(self.client)  # each move kept until answered
         self._lock = threading.Lock()
         self._tables: dict[str, _TableInfo] = {}
-        self._followed: set[tuple[str, int]] = set()
+        self._followed: dict[tuple[str, int], _Seat] = {}
         self._acted: dict[tuple[str, int], tuple[int, int]] = {}
         self._timers: set[threading.Timer] = set()
         self._stopped = False
@@ -73,15 +87,24 @@ class BotsRunner:
         code = str(view["table"])
         info = self._tables.setdefault(code, _TableInfo())
         info.paused, info.playing = bool(view["paused"]), view["status"] == "playing"
+        info.game = str(view["game"])
+        away = view.get("away") or {}
         for player in view["players"]:
             key = (code, int(player["seat"]))
-            if player["bot"] and key not in self._followed:
-                self._followed.add(key)
+            stand_in = bool(player.get("stand_in"))
+            ours = bool(player["bot"]) or stand_in
+            level = str(player.get("level") or away.get("level") or DEFAULT_LEVEL)
+            followed = self._followed.get(key)
+            if ours and followed is None:
+                self._followed[key] = _Seat(level, stand_in)
                 self.client.subscribe(
                     topics.seat_topic(code, key[1], "view"), self._on_seat_view, qos=1
                 )
-            elif not player["bot"] and key in self._followed:
-                self._followed.discard(key)
+            elif ours and followed is not None:
+                if (followed.level, followed.stand_in) != (level, stand_in):
+                    self._followed[key] = _Seat(level, stand_in)  # a new player, at its level
+            elif not ours and followed is not None:
+                del self._followed[key]
                 self.client.unsubscribe(topics.seat_topic(code, key[1], "view"))
 
     def _on_seat_view(self, topic: str, payload: bytes) -> None:
@@ -92,20 +115,33 @@ class BotsRunner:
         code, seat = str(view["table"]), int(view["seat"])
         state: dict[str, Any] | None = view["state"]
         info = self._tables.get(code)
-        if state is None or info is None or info.paused or (code, seat) not in self._followed:
+        followed = self._followed.get((code, seat))
+        if state is None or info is None or followed is None:
             return
-        if state.get("current_seat") != seat or "player" not in view:
+        signer = (view.get("stand_in") or {}).get("player") if followed.stand_in else None
+        if followed.stand_in and signer is None:
+            return  # the player is back (or this view is older than the stand-in)
+        player = self._player(followed, str(state.get("game", info.game)), code, seat)
+        player.observe(state)
+        if info.paused or state.get("current_seat") != seat or "player" not in view:
+            return
+        if not state.get("legal_actions"):
             return
         stamp = (int(view["epoch"]), int(view["seq"]))
         self.deliveries.seen_view(topic, stamp[1])
         if self._acted.get((code, seat), (-1, -1)) >= stamp:
             return  # already answered this view (or a newer one)
-        action = choose_action(state)
-        if action is None:
-            return
+        action = player.choose(state)
         self._acted[(code, seat)] = stamp
-        intent = act_intent(uuid.uuid4().hex[:16], stamp[1], view["player"], action)
+        intent = act_intent(uuid.uuid4().hex[:16], stamp[1], signer or view["player"], action)
         self._later(topics.seat_topic(code, seat, "intent"), intent)
+
+    @staticmethod
+    def _player(followed: _Seat, game: str, code: str, seat: int) -> Player:
+        if followed.player is None or followed.game != game:
+            followed.player = make_player(game, followed.level, f"{code}:{seat}:{uuid.uuid4()}")
+            followed.game = game
+        return followed.player
 
     def _later(self, topic: str, intent: dict[str, Any]) -> None:
         if self.think_seconds <= 0:

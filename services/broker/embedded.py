@@ -25,13 +25,19 @@ What this subclass changes in amqtt, and why:
 * The dynsec control topic. amqtt closes any connection that publishes to a ``$`` topic;
   here service accounts may send Mosquitto's dynamic-security commands to
   ``$CONTROL/dynamic-security/v1`` and get the answer on ``.../response``, as on Mosquitto.
+* WebSocket over TLS (``serve --https``). amqtt asks every client for a certificate; here
+  none is asked, and a browser opening the port itself (to accept our certificate) gets a
+  page saying it is accepted instead of an error and a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import http
 import logging
+import ssl
 import threading
 import time
 from collections import Counter
@@ -53,7 +59,9 @@ from amqtt.errors import AMQTTError, MQTTError
 from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
 from amqtt.session import Session
 from amqtt.utils import gen_client_id
-from websockets.asyncio.server import ServerConnection
+from websockets import Subprotocol
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.http11 import Request, Response
 
 from services.broker.credentials import ServiceCredentials
 from services.broker.dynsec import CONTROL_RESPONSE_TOPIC, CONTROL_TOPIC, AccountStore
@@ -69,8 +77,13 @@ TCP_LISTENER = "default"  # amqtt requires a listener named "default"
 WS_LISTENER = "ws"
 
 
-def _listener(kind: str, address: Address | None) -> dict[str, Any]:
-    return {"type": kind, "bind": None if address is None else str(address)}
+def _listener(
+    kind: str, address: Address | None, certificate: tuple[Path, Path] | None = None
+) -> dict[str, Any]:
+    listener: dict[str, Any] = {"type": kind, "bind": None if address is None else str(address)}
+    if certificate is not None:  # WebSocket over TLS (wss:), for pages served over https
+        listener.update(ssl=True, certfile=str(certificate[0]), keyfile=str(certificate[1]))
+    return listener
 
 
 def _plugin_path(plugin: type) -> str:
@@ -101,6 +114,7 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         accounts: AccountStore,
         tcp: Address | None,
         ws: Address | None,
+        ws_certificate: tuple[Path, Path] | None = None,
         limits: BrokerLimits | None = None,
     ) -> None:
         if tcp is None and ws is None:
@@ -122,7 +136,7 @@ class GameNightBroker(Broker):  # type: ignore[misc]
             {
                 "listeners": {
                     TCP_LISTENER: _listener("tcp", tcp),
-                    WS_LISTENER: _listener("ws", ws),
+                    WS_LISTENER: _listener("ws", ws, ws_certificate),
                 },
                 "plugins": {
                     _plugin_path(AccountAuthPlugin): plugin_config,
@@ -131,6 +145,38 @@ class GameNightBroker(Broker):  # type: ignore[misc]
             }
         )
         self._subscriptions = _Subscriptions()
+
+    @staticmethod
+    def _create_ssl_context(listener: dict[str, Any]) -> ssl.SSLContext:
+        # amqtt asks phones for a client certificate (CERT_OPTIONAL): a phone holding one
+        # would then pop up a certificate chooser. Ours asks for none.
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.minimum_version = ssl.TLSVersion.TLSv1_2
+        context.load_cert_chain(listener["certfile"], listener["keyfile"])
+        return context
+
+    async def _create_server_instance(
+        self,
+        listener_name: str,
+        listener_type: Any,
+        address: str | None,
+        port: int,
+        ssl_context: ssl.SSLContext | None,
+    ) -> Any:
+        if listener_type != "ws" or ssl_context is None:
+            return await super()._create_server_instance(
+                listener_name, listener_type, address, port, ssl_context
+            )
+        # Over wss, a phone may open https://<address>:<port>/ itself to accept our
+        # certificate (the TV says how): it gets a page saying so, not an error.
+        return await serve(
+            functools.partial(self.ws_connected, listener_name=listener_name),
+            address,
+            port,
+            ssl=ssl_context,
+            subprotocols=[Subprotocol("mqtt")],
+            process_request=_certificate_page,
+        )
 
     def bound_port(self, listener: str) -> int | None:
         """The port a listener actually got (useful after asking for port 0)."""
@@ -422,6 +468,20 @@ class GameNightBroker(Broker):  # type: ignore[misc]
                 self._cut(session)  # amqtt then ends the session as after any lost connection
 
 
+CERTIFICATE_ACCEPTED = (
+    "Game Night: this computer's certificate is accepted. Go back to the game.\n"
+    "Soirée jeux : le certificat de cet ordinateur est accepté. Retourne au jeu.\n"
+    "Noite de jogos: o certificado deste computador foi aceite. Volte ao jogo.\n"
+    "Spelavond: het certificaat van deze computer is geaccepteerd. Ga terug naar het spel.\n"
+)
+
+
+def _certificate_page(connection: ServerConnection, request: Request) -> Response | None:
+    if request.headers.get("Upgrade", "").lower() == "websocket":
+        return None  # an MQTT client: carry on with the WebSocket handshake
+    return connection.respond(http.HTTPStatus.OK, CERTIFICATE_ACCEPTED)
+
+
 def _peer(address: Any) -> tuple[str, int]:
     # (host, port) as amqtt records it in Session.remote_address/remote_port.
     return (str(address[0]), int(address[1])) if address else ("", 0)
@@ -466,7 +526,9 @@ async def run_embedded_broker(
 ) -> None:
     """Serve until ``stop`` is set; ``on_ready`` gets the started broker."""
     raise_open_file_limit()
-    broker = broker_class(settings.accounts(), settings.tcp, settings.ws, settings.limits)
+    broker = broker_class(
+        settings.accounts(), settings.tcp, settings.ws, settings.ws_certificate, settings.limits
+    )
     await broker.start()
     try:
         if on_ready is not None:
@@ -556,6 +618,7 @@ def start_embedded_broker(
     ws: Address | str | None = None,
     data_dir: Path | None = None,
     timeout: float = 10.0,
+    ws_certificate: tuple[Path, Path] | None = None,
     limits: BrokerLimits | None = None,
 ) -> EmbeddedBroker:
     """Start an embedded broker in a background thread; returns once it listens."""
@@ -564,6 +627,7 @@ def start_embedded_broker(
         tcp=Address.parse(tcp) if isinstance(tcp, str) else tcp,
         ws=Address.parse(ws) if isinstance(ws, str) else ws,
         data_dir=data_dir,
+        ws_certificate=ws_certificate,
         limits=limits or BrokerLimits(),
     )
     return EmbeddedBroker(settings, timeout)

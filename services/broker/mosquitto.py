@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from services.broker.credentials import ServiceCredentials, ServiceSecretError
 from services.broker.dynsec import SERVICE_ROLE, service_acls
@@ -39,6 +40,7 @@ from services.broker.limits import (
     raise_open_file_limit,
 )
 from services.broker.settings import Address, BrokerEndpoint
+from services.tls import CERT_NAME, KEY_NAME, ensure_certificate_for_hosts
 
 DEFAULT_BINARY = Path("/usr/sbin/mosquitto")
 DEFAULT_PLUGIN = Path("/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so")
@@ -48,6 +50,9 @@ CONTAINER_DYNSEC_FILE = Path("/mosquitto/data/dynamic-security.json")
 DYNSEC_ITERATIONS = 101  # Mosquitto's own default; service passwords are 256-bit HMACs
 ALL_INTERFACES_MQTT = Address("0.0.0.0", 1883)
 ALL_INTERFACES_WS = Address("0.0.0.0", 9001)
+ALL_INTERFACES_WSS = Address("0.0.0.0", 9002)
+# The certificate compose.yml's broker-init makes, beside the dynsec file (services.tls).
+CONTAINER_TLS_DIR = Path("/mosquitto/data/tls")
 DEFAULT_ACL_ACCESS = {
     "publishClientSend": False,
     "publishClientReceive": False,  # Mosquitto's default is allow; a player reads only grants
@@ -63,6 +68,9 @@ class MosquittoConfig:
     dynsec_file: Path
     tcp: Address | None = ALL_INTERFACES_MQTT
     ws: Address | None = ALL_INTERFACES_WS
+    # WebSocket over TLS (wss:) for pages served over https, with (cert, key) PEM files.
+    wss: Address | None = None
+    certificate: tuple[Path, Path] | None = None
     plugin: Path = DEFAULT_PLUGIN
     persistence_dir: Path | None = None
     user: str | None = None  # None: Mosquitto's default (drops root to user "mosquitto")
@@ -91,12 +99,13 @@ class MosquittoConfig:
         if self.tcp is not None:
             lines += ["", f"listener {self.tcp.port} {self.tcp.host}", "protocol mqtt"]
         if self.ws is not None:
-            # Mosquitto 2.0.11 binds a WebSocket listener to every interface, whatever its
-            # address (and "bind_interface lo" does not change that), unless the socket
-            # domain is named too: then it binds the address given.
-            domain = "ipv6" if ":" in self.ws.host else "ipv4"
-            lines += ["", f"listener {self.ws.port} {self.ws.host}", f"socket_domain {domain}"]
-            lines.append("protocol websockets")
+            lines += _websocket_listener(self.ws)
+        if self.wss is not None:
+            if self.certificate is None:
+                raise ValueError("a wss listener needs a certificate")
+            lines += _websocket_listener(self.wss)
+            # Mosquitto reads these as user "mosquitto": services.tls makes the key 0640.
+            lines += [f"certfile {self.certificate[0]}", f"keyfile {self.certificate[1]}"]
         lines += [
             "",
             f"plugin {self.plugin}",
@@ -105,12 +114,27 @@ class MosquittoConfig:
         return "\n".join(lines) + "\n"
 
 
+def _websocket_listener(address: Address) -> list[str]:
+    # Mosquitto 2.0.11 binds a WebSocket listener to every interface, whatever its
+    # address (and "bind_interface lo" does not change that), unless the socket
+    # domain is named too: then it binds the address given.
+    domain = "ipv6" if ":" in address.host else "ipv4"
+    return [
+        "",
+        f"listener {address.port} {address.host}",
+        f"socket_domain {domain}",
+        "protocol websockets",
+    ]
+
+
 def container_config() -> MosquittoConfig:
     """The configuration compose.yml mounts (``deploy/mosquitto/mosquitto.conf``)."""
     return MosquittoConfig(
         dynsec_file=CONTAINER_DYNSEC_FILE,
         plugin=CONTAINER_PLUGIN,
         persistence_dir=Path("/mosquitto/data"),
+        wss=ALL_INTERFACES_WSS,
+        certificate=(CONTAINER_TLS_DIR / "cert.pem", CONTAINER_TLS_DIR / "key.pem"),
     )
 
 
@@ -201,7 +225,9 @@ class MosquittoProcess:
         binary: Path = DEFAULT_BINARY,
         plugin: Path = DEFAULT_PLUGIN,
         timeout: float = 10.0,
+        ws_certificate: tuple[Path, Path] | None = None,
     ) -> None:
+        """With ``ws_certificate`` the WebSocket listener speaks wss: only."""
         self.host = "127.0.0.1"
         self.credentials = credentials
         self.tcp_port = tcp_port or free_tcp_port(self.host)
@@ -212,7 +238,9 @@ class MosquittoProcess:
         config = MosquittoConfig(
             dynsec_file=dynsec_file,
             tcp=Address(self.host, self.tcp_port),
-            ws=Address(self.host, self.ws_port),
+            ws=None if ws_certificate else Address(self.host, self.ws_port),
+            wss=Address(self.host, self.ws_port) if ws_certificate else None,
+            certificate=ws_certificate,
             plugin=plugin,
             # Started as root, Mosquitto would switch to user "mosquitto", which cannot
             # reach a private temporary folder: a test broker keeps the caller's user.
@@ -272,17 +300,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     conf.add_argument("--plugin", type=Path, default=CONTAINER_PLUGIN)
     conf.add_argument("--tcp", type=Address.parse, default=ALL_INTERFACES_MQTT)
     conf.add_argument("--ws", type=Address.parse, default=ALL_INTERFACES_WS)
+    conf.add_argument(
+        "--wss",
+        type=lambda text: None if text == "none" else Address.parse(text),
+        default=ALL_INTERFACES_WSS,
+        help="the wss: listener (none: no TLS)",
+    )
+    conf.add_argument("--tls-dir", type=Path, default=CONTAINER_TLS_DIR, help="cert.pem, key.pem")
     conf.add_argument("--persistence-dir", type=Path, default=None)
     conf.add_argument("--user", default=None, help="run as this user (default: mosquitto)")
     dynsec = commands.add_parser("dynsec", help="create or refresh the dynsec file")
     dynsec.add_argument("--file", type=Path, required=True)
     dynsec.add_argument("--service-secret-file", type=Path, default=None)
+    dynsec.add_argument(
+        "--tls-dir", type=Path, default=None, help="also make the wss: certificate here"
+    )
+    dynsec.add_argument(
+        "--tls-host",
+        action="append",
+        default=[],
+        help="a host name or IP address phones use (the certificate names it)",
+    )
     args = parser.parse_args(argv)
     if args.command == "config":
         config = MosquittoConfig(
             dynsec_file=args.dynsec_file,
             tcp=args.tcp,
             ws=args.ws,
+            wss=args.wss,
+            certificate=(args.tls_dir / CERT_NAME, args.tls_dir / KEY_NAME),
             plugin=args.plugin,
             persistence_dir=args.persistence_dir,
             user=args.user,
@@ -295,6 +341,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"mosquitto dynsec: {problem}", file=sys.stderr)
         return 2
     write_dynsec_file(args.file, credentials)
+    if args.tls_dir is not None:
+        # compose.yml passes the phones' address as GAMENIGHT_PUBLIC_URL.
+        public_host = urlsplit(os.environ.get("GAMENIGHT_PUBLIC_URL", "")).hostname
+        hosts = [*args.tls_host, public_host or ""]
+        ensure_certificate_for_hosts(args.tls_dir, [host for host in hosts if host])
     return 0
 
 

@@ -37,6 +37,7 @@ class BrokerSettings:
     tcp: Address | None = Address("127.0.0.1", 1883)
     ws: Address | None = None
     data_dir: Path | None = None  # None: accounts live in memory only
+    ws_certificate: tuple[Path, Path] | None = None  # (cert, key) PEM files: wss: instead
     limits: BrokerLimits = field(default_factory=BrokerLimits)
 
     def accounts(self) -> AccountStore:

@@ -24,6 +24,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Self
 
@@ -37,6 +38,7 @@ from services.tables.store import Store
 log = logging.getLogger("gamenight.tables")
 
 CLIENT_ID = "gamenight-tables"
+TICK_SECONDS = 1.0  # how often away players are checked (stand-in bots, see the service)
 SUBSCRIPTIONS = (
     topics.ALL_SEAT_INTENTS,
     topics.ALL_HOST_INTENTS,
@@ -62,7 +64,9 @@ class TablesRunner:
         data: str | Path,
         owner: str = CLIENT_ID,
         check_messages: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.clock = clock  # the service's clock (away players' waits); tests pass their own
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
         self.data = Path(data)
         self.owner = owner
@@ -73,6 +77,10 @@ class TablesRunner:
         self.service: TablesService | None = None
         self._lobby_queue: queue.Queue[tuple[str, bytes]] = queue.Queue(LOBBY_QUEUE)
         self._worker: threading.Thread | None = None
+        # The service is single-threaded: messages and the clock's ticks take turns.
+        self._serving: threading.Lock | threading.RLock = threading.Lock()
+        self._ticking = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     def start(self, timeout: float = 10.0) -> Self:
         raise_open_file_limit()
@@ -94,7 +102,10 @@ class TablesRunner:
             self.owner,
             self.check_messages,
             flush=self.client.flush,
+            clock=self.clock,
         )
+        # One lock for messages, the clock's ticks and the lobby worker's phases.
+        self._serving = self.service.lock
         # Rebuild before connecting: intents queued in the broker arrive as soon as we
         # connect, and must find their tables. Their views go out once connected.
         self.service.restore()
@@ -109,8 +120,19 @@ class TablesRunner:
             self.client.subscribe(topic_filter, self._queue_lobby if lobby else self._handle, qos=1)
         self.client.start()
         self.client.wait_connected(timeout)
+        self._ticker = threading.Thread(target=self._tick_loop, name="tables-tick", daemon=True)
+        self._ticker.start()
         log.info("tables service ready on %s", self.url)
         return self
+
+    def _tick_loop(self) -> None:
+        while not self._ticking.wait(TICK_SECONDS):
+            assert self.service is not None
+            with self._serving:
+                try:
+                    self.service.tick()
+                except Exception:  # the clock must outlive any one bad table
+                    log.exception("tick failed")
 
     def _publish(self, topic: str, payload: bytes, retain: bool) -> None:
         assert self.client is not None
@@ -118,11 +140,13 @@ class TablesRunner:
 
     def _republish(self) -> None:
         assert self.service is not None
-        self.service.publish_all()  # in paho's network thread, like every handler
+        with self._serving:
+            self.service.publish_all()  # in paho's network thread, like every handler
 
     def _handle(self, topic: str, payload: bytes) -> None:
         assert self.service is not None
-        self.service.handle(topic, payload)  # only ever from paho's one network thread
+        with self._serving:
+            self.service.handle(topic, payload)  # paho's network thread (the tick: its own)
 
     def _queue_lobby(self, topic: str, payload: bytes) -> None:
         try:
@@ -154,6 +178,9 @@ class TablesRunner:
             self._lobby_queue.put(_STOP)
             self._worker.join(5)
             self._worker = None
+        self._ticking.set()
+        if self._ticker is not None:
+            self._ticker.join(timeout=5)
         if self.client is not None:
             self.client.stop()
         if self.accounts is not None:

@@ -28,9 +28,10 @@ from engine.registry import game_rules
 from protocol import topics
 from protocol.messages import MAX_PAYLOAD, ProtocolError
 from protocol.topics import Grants
+from services.bots.names import bot_name
 from services.tables import credentials
 from services.tables.store import LeaseLostError, Store
-from services.tables.table import SeatInfo, Table, TableError
+from services.tables.table import BOT_LEVELS, DEFAULT_BOT_LEVEL, SeatInfo, Table, TableError
 from services.tables.views import events_message, seat_view, table_view
 from services.wire import decode, encode
 
@@ -51,6 +52,8 @@ HOST_OP_PARAMS: dict[str, tuple[str, ...]] = {
     "resume": (),
     "end_session": (),
     "rematch": (),
+    "set_bot_level": ("seat", "level"),
+    "set_away": ("level", "wait"),
 }
 REMEMBERED_INTENTS = 512
 UNKNOWN_ID = "-"
@@ -84,6 +87,7 @@ class TablesService:
         owner: str,
         check_messages: bool = False,
         flush: Callable[[], None] = lambda: None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.publish = publish
@@ -94,6 +98,9 @@ class TablesService:
         self.check_messages = check_messages
         self.tables: dict[str, Table] = {}
         self.answered: dict[str, OrderedDict[tuple[int, str], dict[str, Any]]] = {}
+        self.clock = clock
+        # (table, seat) -> when that player's phone went offline (clock seconds)
+        self.offline_since: dict[tuple[str, int], float] = {}
         self.lock = threading.RLock()
         self._reserved: set[str] = set()  # table codes being created
         self.last_change: dict[str, float] = {}  # table -> wall-clock time of its last entry
@@ -155,6 +162,8 @@ class TablesService:
         self.last_change.pop(code, None)
         for key in [key for key in self.tabs if key[0] == code]:
             del self.tabs[key]
+        for key in [key for key in self.offline_since if key[0] == code]:
+            del self.offline_since[key]
         return table
 
     def _rebuild(self, code: str, epoch: int) -> Table:
@@ -224,13 +233,19 @@ class TablesService:
             self._publish_seat(table, seat)
             self._reply(reply_topic, self._ok(intent_id, table.seq))
             return
+        if intent["op"] == "hint":
+            self._reply(reply_topic, self._hint(table, seat, intent_id))
+            return
         answered = self.answered[code]
         earlier = answered.get((seat, intent_id))
         if earlier is not None:  # a redelivery: answer again, never apply twice
             self._reply(reply_topic, earlier)
             return
         info = table.seats.get(seat)
-        if info is None or info.player_id != intent["player"]:
+        # The seat's player, or the bot standing in while the player is away (once the
+        # player is back, that bot's late intents are refused: nothing is played twice).
+        signers = (info.player_id, info.stand_in) if info is not None else ()
+        if info is None or intent["player"] not in signers:
             self._reply(reply_topic, _error(intent_id, "not_your_seat", {"seat": seat}))
             return
         if intent["seq"] != table.seq:
@@ -257,9 +272,49 @@ class TablesService:
         tab = presence.get("tab")
         if online and isinstance(tab, str) and self._older_tab(code, seat, tab):
             return  # the seat is open in a newer tab, which keeps it
-        if online != info.online:
+        if online:
+            self.offline_since.pop((code, seat), None)
+        elif info.online or (code, seat) not in self.offline_since:
+            self.offline_since[(code, seat)] = self.clock()
+        if online != info.online or (online and info.stand_in is not None):
             info.online = online
-            self._publish_public(table)
+            if online and info.stand_in is not None:
+                info.stand_in = None  # the phone takes its seat back at once
+                self.publish_views(table)
+            else:
+                self._publish_public(table)
+
+    # ------------------------------------------------------------------ away players
+    def tick(self) -> None:
+        """Hand the seats of players away too long to stand-in bots (called every second)."""
+        now = self.clock()
+        for code, table in self.tables.items():
+            playing = table.status in ("playing", "round_over")
+            changed = False
+            for info in table.seats.values():
+                if info.bot or info.online:
+                    continue
+                if not playing:
+                    changed |= info.stand_in is not None
+                    info.stand_in = None
+                    continue
+                since = self.offline_since.setdefault((code, info.seat), now)
+                if info.stand_in is None and now - since >= table.away_wait:
+                    info.stand_in = credentials.new_player_id("bot")
+                    changed = True
+            if changed:
+                self.publish_views(table)
+
+    def _hint(self, table: Table, seat: int, intent_id: str) -> dict[str, Any]:
+        """The ``normal`` bot's choice for this seat, from the seat's own view."""
+        from services.bots.players import hint_action  # only a hint needs the bots
+
+        view = seat_view(table, seat)
+        state = view["state"]
+        action = hint_action(table.game, state) if state is not None else None
+        reply = self._ok(intent_id, table.seq)
+        reply["data"] = {"action": action}
+        return reply
 
     def _intake_allowed(self, code: str, seat: int | None) -> bool:
         """Per seat, at most ``SEAT_BURST`` messages at once then ``SEAT_RATE`` a second.
@@ -346,7 +401,10 @@ class TablesService:
             seat = table.free_seat()
             if seat is None:
                 raise TableError("table_full", seats=table.max_seats)
-            return [self._bot_entry(table, seat)]
+            level = params.get("level", DEFAULT_BOT_LEVEL)
+            if level not in BOT_LEVELS:
+                raise TableError("unknown_level", level=level)
+            return [self._bot_entry(table, seat, str(level))]
         if op == "remove_bot":
             seat = params.get("seat")
             info = table.seats.get(seat) if isinstance(seat, int) else None
@@ -369,6 +427,7 @@ class TablesService:
                 entries.extend(self._fill_with_bots(table))
         if op == "kick":
             entry["bot_id"] = credentials.new_player_id("bot")
+            entry["bot_name"] = self._bot_name(table)
         entries.append(entry)
         return entries
 
@@ -378,18 +437,22 @@ class TablesService:
         highest = max([*filled, minimum - 1])
         return [self._bot_entry(table, seat) for seat in range(highest + 1) if seat not in filled]
 
-    def _bot_entry(self, table: Table, seat: int) -> dict[str, Any]:
-        names = {info.name for info in table.seats.values()}
-        number = 1
-        while f"Bot {number}" in names:
-            number += 1
+    def _bot_entry(self, table: Table, seat: int, level: str = DEFAULT_BOT_LEVEL) -> dict[str, Any]:
         return {
             "kind": "join",
             "seat": seat,
-            "name": f"Bot {number}",
+            "name": self._bot_name(table),
             "bot": True,
+            "level": level,
             "player_id": credentials.new_player_id("bot"),
         }
+
+    @staticmethod
+    def _bot_name(table: Table) -> str:
+        """A friendly name in the table's language (the host's)."""
+        seat = table.host_seat()
+        lang = table.seats[seat].lang if seat is not None else "en"
+        return bot_name(lang, (info.name for info in table.seats.values()))
 
     # ------------------------------------------------------------------ lobby
     def _lobby(self, op: str, payload: bytes) -> None:

@@ -20,6 +20,10 @@ from engine.options import resolve_options
 from engine.registry import GAME_MODULES, game_rules
 
 DEFAULT_GAME = "kings-corner"
+BOT_LEVELS = ("easy", "normal", "hard")  # services.bots.players.LEVELS (no import: engine only)
+DEFAULT_BOT_LEVEL = "normal"
+AWAY_WAIT = 60  # seconds offline mid-game before a stand-in bot plays the seat
+AWAY_WAIT_LIMITS = (10, 3600)
 
 
 class TableError(RuleError):
@@ -39,9 +43,13 @@ class SeatInfo:
     username: str | None = None
     token_hash: str | None = None
     online: bool = False
+    level: str = DEFAULT_BOT_LEVEL  # a bot's playing strength
+    # While its player is away mid-game: the id a stand-in bot signs with (not logged:
+    # like presence, it is decided again after a restart).
+    stand_in: str | None = None
 
     def public(self) -> dict[str, Any]:
-        return {
+        shown: dict[str, Any] = {
             "seat": self.seat,
             "name": self.name,
             "online": self.online or self.bot,
@@ -49,6 +57,11 @@ class SeatInfo:
             "host": self.host,
             "lang": self.lang,
         }
+        if self.bot:
+            shown["level"] = self.level
+        if self.stand_in is not None:
+            shown["stand_in"] = True
+        return shown
 
 
 @dataclass
@@ -65,6 +78,8 @@ class Table:
     state: GameState | None = None
     seq: int = 0
     epoch: int = 0
+    away_level: str = DEFAULT_BOT_LEVEL  # the stand-in bots' level (the host chooses)
+    away_wait: int = AWAY_WAIT
 
     # ----------------------------------------------------------------- queries
     @property
@@ -152,6 +167,7 @@ class Table:
             host=bool(entry.get("host", False)),
             username=entry.get("username"),
             token_hash=entry.get("token_hash"),
+            level=str(entry.get("level", DEFAULT_BOT_LEVEL)),
         )
         code = "bot_joined" if entry.get("bot") else "player_joined"
         return [Event(code, seat, {"name": name})]
@@ -164,11 +180,37 @@ class Table:
         if self.status == "lobby":
             del self.seats[info.seat]
         else:
-            # Mid-game the seat keeps its cards and a computer player takes it over.
+            # Mid-game the seat keeps its cards and a computer player takes it over,
+            # under a bot's name of its own (older logs have none: the player's).
             self.seats[info.seat] = SeatInfo(
-                seat=info.seat, player_id=str(entry["bot_id"]), name=info.name, bot=True
+                seat=info.seat,
+                player_id=str(entry["bot_id"]),
+                name=str(entry.get("bot_name", info.name)),
+                bot=True,
+                level=self.away_level,
             )
         return [Event("player_kicked", info.seat, {"name": info.name})]
+
+    def _set_bot_level(self, entry: Mapping[str, Any]) -> list[Event]:
+        seat, level = entry.get("seat"), entry.get("level")
+        info = self.seats.get(seat) if isinstance(seat, int) else None
+        if info is None or not info.bot:
+            raise TableError("no_such_bot", seat=seat)
+        if level not in BOT_LEVELS:
+            raise TableError("unknown_level", level=level)
+        info.level = str(level)
+        return [Event("bot_level_changed", info.seat, {"name": info.name, "level": level})]
+
+    def _set_away(self, entry: Mapping[str, Any]) -> list[Event]:
+        level = entry.get("level", self.away_level)
+        wait = entry.get("wait", self.away_wait)
+        if level not in BOT_LEVELS:
+            raise TableError("unknown_level", level=level)
+        low, high = AWAY_WAIT_LIMITS
+        if isinstance(wait, bool) or not isinstance(wait, int) or not low <= wait <= high:
+            raise TableError("bad_wait", wait=wait, minimum=low, maximum=high)
+        self.away_level, self.away_wait = str(level), wait
+        return [Event("away_rules_changed", None, {"level": level, "wait": wait})]
 
     def _flag(self, entry: Mapping[str, Any]) -> list[Event]:
         op = str(entry["kind"])
@@ -271,4 +313,6 @@ _HANDLERS = {
     "end_session": Table._end_session,
     "rematch": Table._start,
     "act": Table._act,
+    "set_bot_level": Table._set_bot_level,
+    "set_away": Table._set_away,
 }

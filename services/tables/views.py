@@ -24,6 +24,7 @@ def table_view(table: Table) -> dict[str, Any]:
         "state": table.state.view_for(None) if table.state is not None else None,
         "locked": table.locked,
         "paused": table.paused,
+        "away": {"level": table.away_level, "wait": table.away_wait},
     }
 
 
@@ -52,6 +53,9 @@ def seat_view(
     if info is not None and not kicked:
         # The seat's own player id: the phone (or bot) signs its intents with it.
         view["player"] = info.player_id
+    if info is not None and info.stand_in is not None and not kicked:
+        # For the bot playing while the player is away: it signs with its own id.
+        view["stand_in"] = {"player": info.stand_in, "level": table.away_level}
     if kicked:
         view["kicked"] = True
     return view

@@ -7,11 +7,13 @@ the login written in the broker URL).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from services.runtime import configure_logging, service_url
+from services.tls import CertificateFiles
 from services.web.server import run_web
 
 
@@ -23,7 +25,24 @@ def build_parser() -> argparse.ArgumentParser:
         default="ws://{host}:8083/mqtt",
         help="the broker's WebSocket URL as phones dial it ({host}: the page's host)",
     )
-    parser.add_argument("--public-url", default="", help="the address in the QR code")
+    parser.add_argument(
+        "--wss-url",
+        default="wss://{host}:9002/mqtt",
+        help="the broker's WebSocket URL with --https",
+    )
+    parser.add_argument(
+        "--https",
+        action="store_true",
+        default=os.environ.get("GAMENIGHT_HTTPS", "").lower() in ("1", "true", "yes"),
+        help="serve https with the certificate of --tls-dir (default: $GAMENIGHT_HTTPS)",
+    )
+    parser.add_argument("--tls-dir", type=Path, default=None, help="cert.pem and key.pem")
+    parser.add_argument(
+        "--public-url",
+        default=os.environ.get("GAMENIGHT_PUBLIC_URL", ""),
+        help="the address in the QR code (default: $GAMENIGHT_PUBLIC_URL, else this"
+        " computer's address on its default route)",
+    )
     parser.add_argument("--host", default="0.0.0.0", help="the address to listen on")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument(
@@ -39,10 +58,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     configure_logging()
     login = service_url(args.broker, "web", args.secret_file)
+    certificate = None
+    if args.https:
+        if args.tls_dir is None:
+            print("python -m services.web: --https needs --tls-dir", file=sys.stderr)
+            return 2
+        certificate = CertificateFiles.in_folder(args.tls_dir)
     try:
         run_web(
             broker_url=args.broker,
-            ws_url=args.ws_url,
+            ws_url=args.wss_url if args.https else args.ws_url,
+            certificate=certificate,
             public_url=args.public_url,
             host=args.host,
             port=args.port,

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from services.web import api, assets, phone, tv
+from services.web import api, assets, media, phone, tv
 from services.web.assets import AssetCache
 from services.web.guard import MAX_BODY
 from services.web.lobby import Lobby
@@ -52,7 +52,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
         lobby = LazyMqttLobby(settings)
     app.extensions["gamenight.lobby"] = lobby
-    for blueprint in (tv.bp, phone.bp, api.bp, assets.bp):
+    for blueprint in (tv.bp, phone.bp, api.bp, media.bp, assets.bp):
         app.register_blueprint(blueprint)
 
     @app.after_request

@@ -13,6 +13,7 @@ from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from services.tls import CertificateFiles
 from services.web.app import create_app
 from services.web.settings import WebSettings
 
@@ -20,19 +21,31 @@ log = logging.getLogger("gamenight.web")
 
 
 class WebServer:
-    """One running web service; ``url`` is where this machine reaches it."""
+    """One running web service; ``url`` is where this machine reaches it.
 
-    def __init__(self, settings: WebSettings, host: str, port: int) -> None:
+    With ``certificate`` it serves https only (phones get a secure context).
+    """
+
+    def __init__(
+        self,
+        settings: WebSettings,
+        host: str,
+        port: int,
+        certificate: CertificateFiles | None = None,
+    ) -> None:
         # One line per asset request drowns what matters in the terminal of `gamenight serve`.
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
         # Bind first, so port 0 (any free port) is known before the public URL is made.
         self._server: BaseWSGIServer = make_server(host, port, app=_placeholder, threaded=True)
+        if certificate is not None:
+            _serve_tls(self._server, certificate)
         self.port = self._server.server_port
-        self.settings = settings.with_public_url(self.port)
+        scheme = "https" if certificate is not None else "http"
+        self.settings = settings.with_public_url(self.port, scheme)
         self.app = create_app({"SETTINGS": self.settings})
         self._server.app = self.app
         local = "127.0.0.1" if host in ("0.0.0.0", "") else host
-        self.url = f"http://{local}:{self.port}"
+        self.url = f"{scheme}://{local}:{self.port}"
         self._thread: threading.Thread | None = None
 
     def serve_forever(self) -> None:
@@ -56,17 +69,33 @@ class WebServer:
             close()
 
 
+def _serve_tls(server: BaseWSGIServer, certificate: CertificateFiles) -> None:
+    # Werkzeug's own ssl_context does each TLS handshake in its accept loop, so one phone
+    # that connects and stays silent (or a page still asking its user about our
+    # certificate) would stall every other. Deferred, the handshake runs in the request's
+    # own thread.
+    context = certificate.server_context()
+    server.socket = context.wrap_socket(
+        server.socket, server_side=True, do_handshake_on_connect=False
+    )
+    server.ssl_context = context  # requests then say https (url_scheme, is_secure)
+
+
 def _placeholder(environ: dict[str, Any], start_response: Any) -> list[bytes]:
     start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
     return [b"starting"]
 
 
 def start_web(
-    settings: WebSettings | None = None, host: str = "127.0.0.1", port: int = 0, **changes: Any
+    settings: WebSettings | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    certificate: CertificateFiles | None = None,
+    **changes: Any,
 ) -> WebServer:
     """A web service serving in the background (``port=0``: any free port)."""
     chosen = replace(settings or WebSettings(), **changes)
-    return WebServer(chosen, host, port).start()
+    return WebServer(chosen, host, port, certificate).start()
 
 
 def run_web(
@@ -78,6 +107,7 @@ def run_web(
     username: str = "web",
     password: str = "",
     background: bool = False,
+    certificate: CertificateFiles | None = None,
 ) -> WebServer:
     """Run the web service; blocks unless ``background`` (then returns the running server)."""
     settings = WebSettings(
@@ -87,7 +117,7 @@ def run_web(
         username=username,
         password=password,
     )
-    server = WebServer(settings, host, port)
+    server = WebServer(settings, host, port, certificate)
     if background:
         return server.start()
     try:

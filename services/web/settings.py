@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import ipaddress
-import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from services.netaddr import advertised_address
 
 # clients/web sits beside services/ in the source tree.
 DEFAULT_CLIENT_DIR = Path(__file__).resolve().parents[2] / "clients" / "web"
@@ -37,11 +37,11 @@ class WebSettings:
     allowed_hosts: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def with_public_url(self, port: int) -> WebSettings:
+    def with_public_url(self, port: int, scheme: str = "http") -> WebSettings:
         """Fill in the public URL from the LAN address when none was given."""
         if self.public_url:
             return self
-        return replace(self, public_url=f"http://{lan_address()}:{port}")
+        return replace(self, public_url=f"{scheme}://{lan_address()}:{port}")
 
     def join_url(self, table: str) -> str:
         """The address a phone opens to join ``table`` (what the QR code carries)."""
@@ -55,25 +55,23 @@ class WebSettings:
         return self.ws_url.replace("{host}", host)
 
 
-def _usable(address: str) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return ip.version == 4 and not (ip.is_loopback or ip.is_link_local or ip.is_unspecified)
-
-
 def lan_address() -> str:
-    """This machine's LAN IPv4 address, found without sending a packet; else 127.0.0.1."""
-    candidates: list[str] = []
-    with contextlib.suppress(OSError):
-        candidates += socket.gethostbyname_ex(socket.gethostname())[2]
+    """The address phones can reach this machine at (see ``services.netaddr``)."""
+    return advertised_address().address
+
+
+def loopback_notice(public_url: str) -> dict[str, Any] | None:
+    """The TV's warning (code and parameters) when the QR code points at this machine only."""
+    parts = urlsplit(public_url)
+    host = parts.hostname or ""
     try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            candidates.append(str(info[4][0]))
-    except OSError:
-        pass
-    # Prefer private (LAN) addresses: that is where the phones are.
-    usable = [address for address in candidates if _usable(address)]
-    usable.sort(key=lambda address: not ipaddress.ip_address(address).is_private)
-    return usable[0] if usable else "127.0.0.1"
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        return None
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return {
+        "code": "loopback_only",
+        "params": {"address": host, "scheme": parts.scheme, "port": port},
+    }

@@ -9,6 +9,12 @@
                 Every console error and page error is collected and the test fails at
                 teardown if there was one.
 ``artefacts``   the folder for screenshots kept after the run (test-artifacts/browser/).
+``lan_chromium`` a Chromium that resolves ``gamenight.test`` (``LAN_HOST``) to 127.0.0.1 and
+                accepts our self-signed certificate: pages opened at
+                ``http://gamenight.test:PORT/`` meet what a phone on the home network meets
+                (no secure context), while every byte still goes to loopback.
+``open_lan_page`` ``open_lan_page(kind, url)``: like ``open_page`` in ``lan_chromium``, with
+                a full URL (``lan_url(url)`` swaps 127.0.0.1 for ``gamenight.test``).
 """
 
 from __future__ import annotations
@@ -37,6 +43,11 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+]
+LAN_HOST = "gamenight.test"
+LAN_ARGS = [
+    f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
+    "--ignore-certificate-errors",  # our own certificate, as a phone accepts it once
 ]
 VIEWPORTS: dict[str, dict[str, Any]] = {
     "tv": {"viewport": {"width": 1920, "height": 1080}},
@@ -78,8 +89,14 @@ def game_stack(
         tables.stop()
 
 
+def _launch(playwright: Any, extra_args: list[str]) -> Any:
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *extra_args]
+    )
+
+
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
+def playwright_session() -> Iterator[Any]:
     if not CHROMIUM.exists():
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} is required in CI (apt-get install chromium)")
@@ -87,11 +104,32 @@ def chromium() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_session: Any) -> Iterator[Any]:
+    browser = _launch(playwright_session, [])
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def lan_chromium(playwright_session: Any) -> Iterator[Any]:
+    browser = _launch(playwright_session, LAN_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+def lan_url(url: str) -> str:
+    """``url`` with this machine's loopback address replaced by the LAN test host name."""
+    return url.replace("://127.0.0.1:", f"://{LAN_HOST}:").replace(
+        "://localhost:", f"://{LAN_HOST}:"
+    )
 
 
 @pytest.fixture(scope="session")
@@ -141,6 +179,35 @@ def open_page(chromium: Any, game_stack: GameStack) -> Iterator[Callable[..., An
         return page
 
     yield open_page
+    for context in contexts:
+        context.close()
+    assert not watch.problems, "pages logged errors:\n" + "\n".join(watch.problems)
+
+
+@pytest.fixture
+def open_lan_page(lan_chromium: Any) -> Iterator[Callable[..., Any]]:
+    watch = ConsoleWatch()
+    contexts: list[Any] = []
+
+    def open_lan_page(
+        kind: str,
+        url: str,
+        *,
+        label: str | None = None,
+        lang: str = "en",
+        init_script: str | None = None,
+    ) -> Any:
+        context = lan_chromium.new_context(**VIEWPORTS[kind], locale=lang)
+        if init_script is not None:
+            context.add_init_script(init_script)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        watch.watch(page, label or f"{kind}{len(contexts)}")
+        page.goto(lan_url(url))
+        return page
+
+    yield open_lan_page
     for context in contexts:
         context.close()
     assert not watch.problems, "pages logged errors:\n" + "\n".join(watch.problems)

@@ -5,6 +5,33 @@ import { has, t } from "./i18n.js";
 import { el } from "./dom.js";
 
 export const GAMES = ["kings-corner", "five-crowns"];
+export const BOT_LEVELS = ["easy", "normal", "hard"];
+export const BOT_ICON = "🤖"; // not the host-controls gear
+
+/** A computer player's badge (its icon) and its level, beside its name. */
+export function botTags(player) {
+  if (!player.bot) return [];
+  return [
+    el("span", { class: "badge bot", text: BOT_ICON, title: t("ui.bot") }),
+    player.level ? el("span", { class: "bot-level", text: t(`level.${player.level}`) }) : null,
+  ].filter(Boolean);
+}
+
+/** "played by a bot while Ana is away", for a seat a stand-in bot plays. */
+export function standInTag(player) {
+  return player.stand_in ? el("span", { class: "stand-in", text: t("ui.stand_in", { name: player.name }) }) : null;
+}
+
+function levelChooser(id, value, label, onChange) {
+  const select = el(
+    "select",
+    { id, "aria-label": label },
+    BOT_LEVELS.map((level) => el("option", { value: level, text: t(`level.${level}`) })),
+  );
+  select.value = value || "normal";
+  select.addEventListener("change", () => onChange(select.value));
+  return select;
+}
 
 /** The words for an option's value: its own entry, else on/off, else the value. */
 export function optionValueText(name, value) {
@@ -47,7 +74,9 @@ function optionField(spec, value, send, enabled) {
 function playerRow(player, view, send) {
   const tags = [];
   if (player.host) tags.push(el("span", { class: "badge", text: "♛", title: t("ui.host") }));
-  if (player.bot) tags.push(el("span", { class: "badge", text: "⚙", title: t("ui.bot") }));
+  if (player.bot) tags.push(el("span", { class: "badge bot", text: BOT_ICON, title: t("ui.bot") }));
+  const stand = standInTag(player);
+  if (stand) tags.push(stand);
   const remove = player.bot && view.status === "lobby" ? "remove_bot" : "kick";
   const button = el("button", {
     type: "button",
@@ -61,7 +90,30 @@ function playerRow(player, view, send) {
     el("span", { class: "name", text: player.name }),
     ...tags,
   ]);
-  return el("div", { class: "player-row" }, [chip, button]);
+  const level = player.bot
+    ? levelChooser(`level-${player.seat}`, player.level, t("ui.bot_level_named", { name: player.name }), (chosen) =>
+        send("set_bot_level", { seat: player.seat, level: chosen }),
+      )
+    : null;
+  return el("div", { class: "player-row" }, [chip, level, button].filter(Boolean));
+}
+
+/** Who plays for a player away mid-game, and after how long. */
+function awayControls(view, send) {
+  const away = view.away || { level: "normal", wait: 60 };
+  const level = levelChooser("away-level", away.level, t("ui.away_level"), (chosen) =>
+    send("set_away", { level: chosen, wait: away.wait }),
+  );
+  const wait = el("input", { id: "away-wait", type: "number", inputmode: "numeric", min: "10", max: "3600" });
+  wait.value = String(away.wait);
+  wait.addEventListener("change", () => {
+    const seconds = Number.parseInt(wait.value, 10);
+    if (Number.isInteger(seconds)) send("set_away", { level: away.level, wait: seconds });
+  });
+  return el("div", { class: "options away" }, [
+    el("div", { class: "option" }, [el("label", { for: "away-level", text: t("ui.away_level") }), level]),
+    el("div", { class: "option" }, [el("label", { for: "away-wait", text: t("ui.away_wait") }), wait]),
+  ]);
 }
 
 function button(text, op, send, { primary = false, params = undefined, disabled = false } = {}) {
@@ -100,7 +152,7 @@ export function renderHostControls(container, view, send, { minSeats = 2 } = {})
   const players = el("div", { class: "player-list", role: "list" });
   for (const player of view.players) players.append(playerRow(player, view, send));
   if (!view.players.length) players.append(el("p", { class: "muted", text: t("ui.no_players") }));
-  parts.push(players);
+  parts.push(players, awayControls(view, send));
 
   const table = el("div", { class: "host-buttons" });
   if (view.status === "lobby") {
@@ -126,5 +178,6 @@ export function renderHostControls(container, view, send, { minSeats = 2 } = {})
 export function hostControlsKey(view) {
   return JSON.stringify([
     view.status, view.game, view.options, view.option_specs, view.players, view.locked, view.paused,
+    view.away,
   ]);
 }

@@ -4,13 +4,15 @@
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
 import { language, languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
-import { renderHostControls } from "./host.js";
+import { botTags, renderHostControls, standInTag } from "./host.js";
 import { cardElement, cardText, sortHand } from "./cards.js";
 import {
   allNames, answerText, errorText, eventText, gameModule, nameOf, setGame, setNames,
 } from "./table.js";
 import { dragSource } from "./drag.js";
 import { listen, recogniserClass } from "./speech.js";
+import { keepAwake } from "./wakelock.js";
+import { showVoiceInput } from "./capabilities.js";
 
 const STORE = "gamenight.seats";
 const NAME_KEY = "gamenight.name";
@@ -29,7 +31,6 @@ const page = {
   goOutMode: false,
   pending: null, // {id, timer}
   saying: null, // the id of the line sent to the assistant, until it is answered
-  wakeLock: null,
   presenceFixedAt: 0,
 };
 
@@ -206,6 +207,15 @@ function onReply(reply) {
     return;
   }
   if (page.link) page.link.settle(reply.id);
+  if (page.hintAsked && reply.id === page.hintAsked.id) {
+    const asked = page.hintAsked;
+    page.hintAsked = null;
+    const action = reply.status === "ok" ? reply.data?.action : null;
+    if (!action) toast(reply.status === "error" ? errorText(reply.error) : t("ui.hint_none"));
+    else if (page.seatView?.seq === asked.seq) page.hint = { seq: asked.seq, action };
+    render();
+    return;
+  }
   if (page.saying && reply.id === page.saying) {
     page.saying = null;
     if (reply.status === "error") toast(errorText(reply.error));
@@ -259,6 +269,36 @@ function act(action) {
   render();
 }
 
+/** "What should I play?": the normal computer player's choice for this seat, shown
+ * highlighted (its card, its pile, its button) until the view moves on. */
+function askHint() {
+  if (!page.link || !page.seatView) return;
+  page.hintAsked = { id: newId("q"), seq: page.seatView.seq };
+  page.link.publish(seatTopic("intent"), { v: 1, id: page.hintAsked.id, op: "hint" });
+}
+
+function hinted() {
+  const hint = page.hint;
+  return hint && page.seatView && hint.seq === page.seatView.seq ? hint.action : null;
+}
+
+/** Mark what the hint names: the card in hand, the pile, or the action's button. */
+function markHint() {
+  const action = hinted();
+  for (const marked of document.querySelectorAll(".hinted")) marked.classList.remove("hinted");
+  if (!action) return;
+  const card = action.card || action.discard;
+  if (card) {
+    const shown = [...$("hand").querySelectorAll("[data-card]")].find((node) => node.dataset.card === card);
+    shown?.classList.add("hinted");
+  }
+  for (const pile of [action.pile, action.from, action.to].filter(Boolean)) {
+    $("board").querySelector(`[data-pile="${pile}"]`)?.classList.add("hinted");
+  }
+  const kind = action.type === "draw" && action.source === "discard" ? "take" : action.type;
+  $("actions").querySelector(`[data-action="${kind}"]`)?.classList.add("hinted");
+}
+
 /** A typed or spoken line: the assistant turns it into this seat's move, or answers. */
 function sayLine(text) {
   const line = text.trim();
@@ -274,8 +314,7 @@ function wireSayForm() {
     sayLine(input.value);
     input.value = "";
   });
-  if (recogniserClass()) {
-    $("say-listen").hidden = false;
+  if (showVoiceInput($("say-listen"), $("say-hint")) && recogniserClass()) {
     $("say-listen").addEventListener("click", () =>
       listen(
         (heard) => {
@@ -380,6 +419,7 @@ function actionButtons(state) {
   if (legal.some((action) => action.type === "end_turn")) {
     add("end_turn", t("ui.end_turn"), () => act({ type: "end_turn" }), !draw);
   }
+  if (legal.length) add("hint", t("ui.hint_ask"), askHint);
   return buttons;
 }
 
@@ -456,8 +496,11 @@ function renderPlay(view, table) {
       .map((name, seat) => ({ name, seat }))
       .filter(({ seat }) => seat !== view.seat)
       .map(({ name, seat }) => {
+        const player = table?.players.find((p) => p.seat === seat);
         const chip = el("div", { class: "player-chip", role: "listitem" }, [
           el("span", { class: "name", text: name }),
+          ...(player ? botTags(player) : []),
+          player ? standInTag(player) : null,
           el("span", { class: "mini-back", "aria-hidden": "true" }),
           el("span", { class: "stat", text: t("ui.n_cards", { count: state.hand_counts[seat] }) }),
         ]);
@@ -483,6 +526,7 @@ function renderPlay(view, table) {
   });
   $("actions").replaceChildren(...(mine ? actionButtons(state) : []));
   renderHand(state);
+  markHint();
   page.shownState = state;
 }
 
@@ -499,6 +543,7 @@ function renderWaiting(view, table) {
       el("div", { class: `player-chip${player.online ? " online" : ""}`, role: "listitem" }, [
         el("span", { class: "dot", "aria-hidden": "true" }),
         el("span", { class: "name", text: player.name }),
+        ...botTags(player),
       ]),
     ),
   );
@@ -543,26 +588,6 @@ function sendHost(op, params) {
 }
 
 // ------------------------------------------------------------------ screen
-
-async function keepAwake(on) {
-  if (!("wakeLock" in navigator)) return;
-  if (on && !page.wakeLock && document.visibilityState === "visible") {
-    page.wakeLock = "asking";
-    try {
-      const lock = await navigator.wakeLock.request("screen");
-      page.wakeLock = lock;
-      lock.addEventListener("release", () => {
-        if (page.wakeLock === lock) page.wakeLock = null;
-      });
-    } catch {
-      page.wakeLock = null; // refused (battery saver, no user gesture yet): carry on
-    }
-  } else if (!on && page.wakeLock && page.wakeLock !== "asking") {
-    const lock = page.wakeLock;
-    page.wakeLock = null;
-    lock.release().catch(() => {});
-  }
-}
 
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState !== "visible" || !page.link) return;

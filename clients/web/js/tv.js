@@ -5,9 +5,10 @@
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
 import { languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
-import { hostControlsKey, renderHostControls } from "./host.js";
+import { botTags, hostControlsKey, renderHostControls, standInTag } from "./host.js";
 import { allNames, errorText, eventText, gameModule, nameOf, optionLines, setGame, setNames } from "./table.js";
 import { say, speechToggle } from "./speech.js";
+import { fetchNetwork, renderNetworkNotices } from "./notices.js";
 
 const STORE = "gamenight.tv";
 const LOG_LENGTH = 12;
@@ -20,7 +21,7 @@ const SPOKEN = new Set([
 ]);
 
 const $ = (id) => document.getElementById(id);
-const page = { config: null, saved: null, link: null, view: null, hostKey: null, sheetKey: null };
+const page = { config: null, saved: null, link: null, view: null, hostKey: null, sheetKey: null, network: null };
 
 function sendHost(op, params) {
   if (!page.link) return;
@@ -37,8 +38,11 @@ function renderLobby(view) {
   const source = `/api/tables/${table}/qr.svg`;
   if (qr.getAttribute("src") !== source) qr.src = source;
   qr.alt = t("ui.qr_alt", { url: page.saved.join_url });
-  $("join-address").textContent = page.saved.join_url.replace(/\/[A-Z0-9]+$/, "");
+  // The server's address of now (it may have moved to https since this table was made).
+  const base = page.network?.public_url ? `${page.network.public_url.replace(/\/$/, "")}/join` : null;
+  $("join-address").textContent = base || page.saved.join_url.replace(/\/[A-Z0-9]+$/, "");
   $("table-code").textContent = table;
+  renderNetworkNotices($("network-notices"), page.network);
   $("table-code").setAttribute("aria-label", t("ui.table_code_is", { code: table.split("").join(" ") }));
   const key = hostControlsKey(view);
   if (page.hostKey !== key) {
@@ -60,7 +64,8 @@ function playerChips(view, module) {
       el("span", { class: "name", text: player.name }),
       state.dealer === player.seat ? el("span", { class: "badge dealer", text: "D", title: t("ui.dealer") }) : null,
       player.host ? el("span", { class: "badge", text: "♛", title: t("ui.host") }) : null,
-      player.bot ? el("span", { class: "badge", text: "⚙", title: t("ui.bot") }) : null,
+      ...botTags(player),
+      standInTag(player),
       ...stats,
     ]);
     chip.classList.toggle("online", player.online);
@@ -238,6 +243,7 @@ async function main() {
   });
   $("new-table").addEventListener("click", startOver);
   page.config = await (await fetch("/api/config")).json();
+  page.network = await fetchNetwork();
   let saved = null;
   try {
     saved = JSON.parse(localStorage.getItem(STORE) || "null");

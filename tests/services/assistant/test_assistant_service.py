@@ -64,7 +64,13 @@ def test_questions_and_nonsense_are_answered_to_the_speaker_alone(
     mover, waiting, public = started(lobby, phones)
     waiting.box.wait(waiting.view_topic, lambda m: m["seq"] == public["seq"])
     answer = say(waiting, "wie is aan de beurt?", lang="nl")
-    assert answer["data"] == {"answer": "turn", "params": {"seat": mover.seat}}
+    assert answer["data"] == {"kind": "answer", "answer": "turn", "params": {"seat": mover.seat}}
+    # The mover is spoken to; names come from the public table view.
+    assert say(mover, "is it my turn?")["data"]["answer"] == "turn_you"
+    other = "Ben" if waiting.seat == 1 else "Ana"
+    counted = say(mover, f"how many cards has {other} got?")
+    assert counted["data"]["answer"] == "cards_of"
+    assert counted["data"]["params"]["seat"] == waiting.seat
     hand = say(waiting, "my cards")
     own = waiting.view(newer_than=public["seq"] - 1)
     assert hand["data"]["params"]["cards"] == own["state"]["hand"]

@@ -62,11 +62,14 @@ def test_start_fills_empty_seats_with_bots_and_kick_hands_the_seat_to_a_bot(
     ana = phones(table, "Ana")
     assert lobby.host(table, "start")["status"] == "ok"
     public = ana.box.wait(ana.public_topic, lambda m: m["status"] == "playing")
-    assert [(p["name"], p["bot"]) for p in public["players"]] == [("Ana", False), ("Bot 1", True)]
+    # Bots get friendly names in the table's language (the host's: English here), a level.
+    assert [(p["name"], p["bot"]) for p in public["players"]] == [("Ana", False), ("Ada", True)]
+    assert public["players"][1]["level"] == "normal"
     kicked = lobby.host(table, "kick", seat=0)
     assert kicked["status"] == "ok"
     public = lobby.public(table, lambda m: m["players"][0]["bot"])
-    assert public["players"][0]["name"] == "Ana"
+    # The bot taking the removed player's seat has a name of its own, not the player's.
+    assert public["players"][0]["name"] not in ("Ana", "Ada")
     # The kicked player's account is gone.
     client = MqttClient(broker.url(ana.username, ana.password))
     try:

@@ -1,0 +1,84 @@
+"""The assistant on its corpus: exact matches per language and per kind, and time per line.
+
+Every line of ``tests/services/assistant/assistant_corpus_<lang>.txt`` goes through
+``services.assistant.respond`` (what the service runs for a ``say`` message) on its real
+engine position; a line counts when the action sent, or the answer's or refusal's code
+and the parameters the corpus names, are exactly what the corpus expects. Timing repeats
+the whole corpus ``--rounds`` times (the first round warms the caches, and is not timed).
+
+    python -m benchmarks.assistant [--rounds 5]
+
+The corpus was written with the assistant, so its figure is a regression net, not an
+estimate on unseen lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from types import ModuleType
+
+from benchmarks.latency import percentile
+from services.assistant.respond import respond
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "services" / "assistant"
+
+
+def corpus_module() -> ModuleType:
+    path = CORPUS / "assistant_corpus.py"
+    spec = importlib.util.spec_from_file_location("assistant_corpus", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["assistant_corpus"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args(argv)
+    corpus = corpus_module()
+    lines = [line for lang in corpus.LANGUAGES for line in corpus.load(lang)]
+    views = {line.position: corpus.seat_view(line.position) for line in lines}
+    hits: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    misses = []
+    times: list[float] = []
+    cpu_times: list[float] = []
+    for round_number in range(args.rounds + 1):
+        for line in lines:
+            said = {"v": 1, "id": "b1", "text": line.text, "lang": line.lang}
+            start, cpu_start = time.perf_counter(), time.thread_time()
+            sent = respond(said, views[line.position], corpus.NAMES)
+            elapsed, cpu = time.perf_counter() - start, time.thread_time() - cpu_start
+            if round_number == 0:
+                ok = corpus.expected_matches(line.expected, sent)
+                for key in (f"lang {line.lang}", f"kind {line.kind}", "all"):
+                    hits[key][0] += ok
+                    hits[key][1] += 1
+                if not ok:
+                    misses.append(f"  {line.lang}:{line.number} {line.text!r} -> {sent[1]}")
+            else:
+                times.append(elapsed * 1000)
+                cpu_times.append(cpu * 1000)
+    print(f"assistant corpus: {hits['all'][1]} lines, {args.rounds} timed rounds")
+    for key in sorted(hits, key=lambda k: (not k.startswith("lang"), k)):
+        good, total = hits[key]
+        print(f"  {key:28} {good:4}/{total:<4} {100 * good / total:6.1f}% exact")
+    for name, values in (("wall", times), ("cpu", cpu_times)):
+        p50, p99 = percentile(values, 0.50), percentile(values, 0.99)
+        print(
+            f"{name} time per line: p50 {p50:.3f} ms, p99 {p99:.3f} ms,"
+            f" max {max(values):.3f} ms ({len(values)} lines)"
+        )
+    if misses:
+        print("misses:", *misses, sep="\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Joining a table as a phone does: the web service's join API, then the broker over
+WebSockets with the seat's own login. Only protocol messages cross it."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from protocol import topics
+from protocol.messages import ProtocolError, decode, encode
+
+
+class JoinRefusedError(Exception):
+    """The table said no (a coded reason, as the join page shows it)."""
+
+    def __init__(self, code: str, params: dict[str, Any]) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """What the join API hands a player: the seat and its broker login."""
+
+    table: str
+    seat: int
+    player_id: str
+    username: str
+    password: str
+    host: bool
+    ws_url: str
+
+
+def join(server: str, table: str, name: str, lang: str, timeout: float = 10.0) -> Seat:
+    """Take a seat at ``table`` through the web service at ``server``."""
+    url = f"{server.rstrip('/')}/api/tables/{table.upper()}/join"
+    body = json.dumps({"name": name, "lang": lang}).encode()
+    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            data = json.load(response)
+    except urllib.error.HTTPError as problem:
+        data = json.loads(problem.read() or b"{}")
+    if "error" in data:
+        raise JoinRefusedError(str(data["error"]["code"]), dict(data["error"].get("params") or {}))
+    return Seat(
+        table=str(data["table"]),
+        seat=int(data["seat"]),
+        player_id=str(data["player_id"]),
+        username=str(data["username"]),
+        password=str(data["password"]),
+        host=bool(data["host"]),
+        ws_url=str(data["ws_url"]),
+    )
+
+
+Handler = Callable[[str, dict[str, Any]], None]
+
+
+class SeatLink:
+    """One seat's connection: its view, the public view and events in; its words out."""
+
+    def __init__(self, seat: Seat, on_message: Handler) -> None:
+        self.seat = seat
+        self.on_message = on_message
+        self.connected = threading.Event()
+        address = urlsplit(seat.ws_url)
+        secure = address.scheme == "wss"
+        self._host = address.hostname or "127.0.0.1"
+        self._port = address.port or (443 if secure else 80)
+        self.client = mqtt.Client(
+            callback_api_version=CallbackAPIVersion.VERSION2,
+            client_id=seat.username,  # as the phone: a new connection replaces an old one
+            transport="websockets",
+        )
+        self.client.ws_set_options(path=address.path or "/mqtt")
+        if secure:
+            self.client.tls_set()
+        self.client.username_pw_set(seat.username, seat.password)
+        presence = self.topic("presence")
+        offline = encode("presence", {"v": 1, "online": False})
+        self.client.will_set(presence, offline, qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        # Which schema each topic's messages follow.
+        self._kinds = {
+            topics.table_view(seat.table): "table_view",
+            topics.table_events(seat.table): "events",
+            self.topic("view"): "seat_view",
+            self.topic("reply"): "reply",
+        }
+
+    def topic(self, name: str) -> str:
+        return topics.seat_topic(self.seat.table, self.seat.seat, name)
+
+    def start(self) -> None:
+        self.client.connect_async(self._host, self._port)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def say(self, text: str, lang: str) -> str:
+        """Send a typed line to the assistant; its id, which the reply echoes."""
+        line_id = "t" + secrets.token_hex(6)
+        message = {"v": 1, "id": line_id, "text": text[:500], "lang": lang}
+        self.client.publish(self.topic("say"), encode("say", message), qos=1)
+        return line_id
+
+    def host(self, op: str) -> None:
+        """A host control (``start``, ``next_round``…), for the seat that hosts."""
+        message = {"v": 1, "id": "h" + secrets.token_hex(6), "op": op}
+        topic = topics.host_topic(self.seat.table, "intent")
+        self.client.publish(topic, encode("host_intent", message), qos=1)
+
+    def _on_connect(self, client: mqtt.Client, *_: Any) -> None:
+        for topic in self._kinds:
+            client.subscribe(topic, qos=1)
+        online = encode("presence", {"v": 1, "online": True})
+        client.publish(self.topic("presence"), online, qos=1, retain=True)
+        sync = {"v": 1, "id": "sync" + secrets.token_hex(4), "op": "sync"}
+        client.publish(self.topic("intent"), encode("intent", sync), qos=1)
+        self.connected.set()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        kind = self._kinds.get(message.topic)
+        if kind is None:
+            return
+        try:
+            decoded = decode(kind, bytes(message.payload), limit=1 << 20)
+        except ProtocolError:
+            return  # a screen ignores what it cannot read
+        self.on_message(kind, decoded)

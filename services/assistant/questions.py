@@ -1,0 +1,514 @@
+"""Questions the assistant answers from the seat's view and the public table's names.
+
+Each question is recognised by the concepts the line carries (``words.CONCEPTS``), so
+"who's winning?", "qui gagne ?", "quem está ganhando?" and "wie wint er?" are one
+question. Answers are codes with parameters, worded by the asker's own screen; the asker
+is spoken to ("It's your turn"), never named in the third person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine.cards import CardSyntaxError, parse_card
+from engine.five_crowns.deck import JOKER_PENALTY, WILD_PENALTY, card_penalty
+from engine.kings_corner.tables import PENALTY, RANK
+from services.assistant.hint import suggest
+from services.assistant.outcomes import Answer, Refusal, Understood, card_of
+from services.assistant.reading import RANK_TEXT, Reading
+from services.assistant.words import WILD_WORDS, normalize
+
+State = Mapping[str, Any]
+KINGS, CROWNS = "kings-corner", "five-crowns"
+
+
+def ask(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """The answer when the line is a question the assistant knows; None when it is not."""
+    for recognise in _QUESTIONS:
+        answered = recognise(reading, state, names)
+        if answered is not None:
+            return answered
+    return None
+
+
+def _acts(reading: Reading) -> bool:
+    """The line carries a verb of its own ("take", "play"…), as actions do."""
+    return reading.any("draw", "take", "discard", "move", "end_turn", "go_out")
+
+
+def _me(reading: Reading) -> bool:
+    return reading.any("me")
+
+
+def _seat(state: State) -> int | None:
+    seat = state.get("seat")
+    return seat if isinstance(seat, int) else None
+
+
+# ------------------------------------------------------------------ help, hint, moves
+
+
+def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    if reading.has("what", "say", "can") and not reading.any("go_out", "meld", "score", "value"):
+        return Answer("help", {"game": state.get("game") if state else None})
+    if not reading.any("help") or reading.any("hint"):
+        return None
+    if reading.any("what", "should") and reading.any("play"):
+        return None  # "help me: what should I play?" is a hint
+    return Answer("help", {"game": state.get("game") if state else None})
+
+
+def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    asked = (
+        reading.any("hint")
+        or (reading.has("help", "what") and reading.any("play"))
+        or (reading.has("should") and (reading.any("what", "play", "move") or _acts(reading)))
+    )
+    if not asked or reading.any("score", "value", "mean", "meld", "when"):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    action = suggest(state)
+    if action is None:
+        current = state.get("current_seat")
+        return (
+            Answer("hint_wait", {"seat": current})
+            if isinstance(current, int)
+            else Answer("hint_none")
+        )
+    kind = action["type"]
+    if kind == "draw":
+        kind = "draw_discard" if action.get("source") == "discard" else "draw"
+    params = {key: value for key, value in action.items() if key not in ("type", "source")}
+    if kind == "draw_discard":
+        params["card"] = state.get("discard_top")
+    return Answer(f"hint_{kind}", params)
+
+
+def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    if not (reading.has("what", "can") and _me(reading) and reading.any("play", "move")):
+        if not (reading.has("what") and reading.any("play") and reading.question):
+            return None
+        if reading.cards or reading.piles or _acts(reading):
+            return None
+        if reading.any("corner", "side", "empty", "pile", "another"):
+            return None  # "what can go in a corner?" is a rule
+    if reading.cards and not all(spec.onto for spec in reading.cards):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    legal: Sequence[dict[str, Any]] = state.get("legal_actions") or []
+    targets = [spec for spec in reading.cards if spec.onto]
+    piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
+    wanted = {spec.code for spec in reading.piles if spec.code}
+
+    def aimed(action: dict[str, Any]) -> bool:
+        pile = action.get("pile")
+        if pile is None:
+            return not (targets or wanted)
+        cards_there = piles.get(str(pile)) or []
+        top = cards_there[-1] if cards_there else None
+        if wanted and pile not in wanted:
+            return False
+        return all(top is not None and spec.matches(str(top)) for spec in targets)
+
+    cards = sorted({card for a in legal if aimed(a) and (card := card_of(a)) is not None})
+    return Answer("moves", {"cards": cards}) if cards else Answer("moves_none")
+
+
+# ------------------------------------------------------------------ counts and the table
+
+
+def _named_seat(reading: Reading, names: Mapping[int, str]) -> int | None:
+    """The seat of the one player whose name (its first word) the line says."""
+    said = set(reading.words)
+    found = [
+        seat
+        for seat, name in names.items()
+        if (parts := normalize(name)) and len(parts[0]) >= 2 and parts[0] in said
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _counted(code: str, count: int, **params: Any) -> Answer:
+    """One code per plural form none/one/many, so every language can word it right."""
+    if count == 0:
+        return Answer(f"{code}_none", params)
+    if count == 1:
+        return Answer(f"{code}_one", params)
+    return Answer(code, {**params, "count": count})
+
+
+def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    if not reading.any("how_many") or reading.any("meld"):
+        return None  # "how many cards in a run?" is a rule
+    if not reading.any("card", "left", "stock") and not (
+        reading.any("have") and _named_seat(reading, names) is not None
+    ):
+        return None
+    if reading.any("value") or (reading.any("score") and not reading.any("card")):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    counts: Sequence[int] = state.get("hand_counts") or []
+    seat = _named_seat(reading, names)
+    me = _seat(state)
+    stock = reading.any("stock", "draw") or (
+        reading.any("left") and not _me(reading) and seat is None and not reading.any("everyone")
+    )
+    if stock and seat is None:
+        return _counted("stock_count", int(state.get("stock_count") or 0))
+    if seat is not None and seat != me and 0 <= seat < len(counts):
+        return _counted("cards_of", counts[seat], seat=seat)
+    if (seat is not None and seat == me) or (_me(reading) and not reading.any("everyone")):
+        return _counted("cards_you", len(state.get("hand") or []))
+    listed = [
+        f"{names.get(other, other + 1)}: {count}"
+        for other, count in enumerate(counts)
+        if other != me
+    ]
+    return Answer("cards_all", {"counts": listed})
+
+
+def _discard_top(
+    reading: Reading, state: State | None, names: Mapping[int, str]
+) -> Understood | None:
+    if not reading.has("discard_pile") or reading.any("take", "draw", "can", "should"):
+        return None
+    if not (reading.question or reading.any("what", "top")):
+        return None
+    if reading.any("meld", "value", "score", "how_many"):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    top = state.get("discard_top")
+    return Answer("discard_top", {"card": top}) if top else Answer("discard_empty")
+
+
+def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    if not (reading.question and reading.any("what") and len(reading.piles) == 1):
+        return None
+    if reading.cards or _acts(reading) or reading.any("play", "can") or state is None:
+        return None
+    code = reading.piles[0].code
+    piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
+    if code is None or code not in piles:
+        return None
+    cards = piles[code]
+    return (
+        Answer("pile_top", {"pile": code, "card": cards[-1]})
+        if cards
+        else Answer("pile_empty", {"pile": code})
+    )
+
+
+def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    if reading.any("go_out", "score", "meld", "value", "last", "draw") or reading.cards:
+        return None
+    whose = reading.any("turn") and (reading.any("who") or (_me(reading) and reading.question))
+    plays = reading.has("who") and reading.any("play") and not reading.any("card")
+    short = reading.has("who") and len(reading.words) <= 4 and reading.question
+    me_now = (  # "is it me?", "c'est à moi ?", "sou eu?", "ben ik?"
+        reading.question
+        and len(reading.words) <= 4
+        and _me(reading)
+        and reading.words[0] in ("is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must")
+        and not reading.piles
+    )
+    if reading.any("corner", "side", "pile", "empty"):
+        return None  # "qu'est-ce qui va dans les coins ?" is a rule
+    if not (whose or plays or short or me_now):
+        return None
+    if reading.any("when", "how", "mean", "end_turn"):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    current = state.get("current_seat")
+    if not isinstance(current, int):
+        return Answer("turn_none")
+    if current == _seat(state):
+        return Answer("turn_you")
+    return Answer("turn", {"seat": current})
+
+
+def _holding(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """ "Do I have the queen of spades?": yes or no, about the asker's own hand."""
+    if not (reading.question and _me(reading) and reading.any("have") and reading.cards):
+        return None
+    acts = reading.any("draw", "discard", "move", "end_turn", "go_out", "play")
+    if reading.any("how_many", "value", "can", "where") or len(reading.cards) != 1 or acts:
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    spec = reading.cards[0]
+    wild = state.get("wild_rank")
+    held = [
+        card
+        for card in state.get("hand") or []
+        if spec.matches(card, wild if isinstance(wild, int) else None)
+    ]
+    if held:
+        return Answer("holding_yes", {"cards": sorted(set(held))})
+    return Answer("holding_no", {"card": spec.shown()})
+
+
+def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """ "What round is it?" """
+    if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
+        return None
+    if reading.any("end_turn", "when", "how", "score", "last", "card", "hand") or reading.cards:
+        return None
+    if WILD_WORDS & set(reading.words):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    return Answer("round_is", {"round": state.get("round")})
+
+
+def _where(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    """ "Where can the seven go?": the piles it fits, nothing played."""
+    if not (reading.any("where") and reading.question and len(reading.cards) == 1):
+        return None
+    if reading.piles or state is None:
+        return None
+    spec = reading.cards[0]
+    legal: Sequence[dict[str, Any]] = state.get("legal_actions") or []
+    fitting = [a for a in legal if a["type"] == "play" and spec.matches(str(a["card"]))]
+    cards = sorted({str(a["card"]) for a in fitting})
+    if len(cards) == 1:
+        return Answer("legal_yes_piles", {"card": cards[0], "piles": [a["pile"] for a in fitting]})
+    if cards:
+        return Refusal("which_card", {"cards": cards})
+    return Answer("legal_no")
+
+
+def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    acts = reading.any("draw", "discard", "move", "end_turn", "go_out")
+    if reading.any("how_many", "score", "value", "turn") or reading.cards or acts:
+        return None
+    mine = _me(reading) and (
+        reading.any("hand")
+        or (
+            reading.any("card") and (reading.any("what", "have", "show") or len(reading.words) <= 3)
+        )
+        or (reading.has("what", "have") and (reading.question or reading.any("show")))
+    )
+    if not mine:
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    hand = list(state.get("hand") or [])
+    return Answer("hand", {"cards": hand}) if hand else Answer("hand_empty")
+
+
+# ------------------------------------------------------------------ scores, wilds, values
+
+
+def _standings(
+    reading: Reading, state: State | None, names: Mapping[int, str]
+) -> Understood | None:
+    by_cards = reading.has("who", "fewest") and reading.any("card")
+    if not (reading.any("score") or by_cards) or (reading.any("value", "how") and reading.cards):
+        return None
+    if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
+        return None  # "how do points work?" is a rule
+    if state is None:
+        return Refusal("no_game_yet")
+    me = _seat(state)
+    scores: Sequence[int] = state.get("scores") or []
+    counts: Sequence[int] = state.get("hand_counts") or []
+    scored = state.get("game") == CROWNS or bool((state.get("options") or {}).get("session"))
+    if not scored or not scores or by_cards:
+        if not counts or (_me(reading) and not reading.any("who")):
+            return Answer("no_scores")
+        fewest = min(counts)
+        leaders = [seat for seat, count in enumerate(counts) if count == fewest]
+        if me in leaders and len(leaders) == 1:
+            return Answer("leader_cards_you", {"count": fewest})
+        if len(leaders) > 1:
+            return Answer("leader_cards_tied", {"seats": leaders, "count": fewest})
+        return Answer("leader_cards", {"seat": leaders[0], "count": fewest})
+    own = scores[me] if me is not None and me < len(scores) else None
+    named = _named_seat(reading, names)
+    if named is not None and named != me and 0 <= named < len(scores) and not reading.any("who"):
+        return Answer("score_of", {"seat": named, "points": scores[named]})
+    if _me(reading) and not reading.any("who") and own is not None:
+        return Answer("my_total", {"points": own})
+    best = min(scores)
+    leaders = [seat for seat, total in enumerate(scores) if total == best]
+    if len(leaders) > 1:
+        return Answer("leader_tied", {"seats": leaders, "points": best, "own": own})
+    if leaders[0] == me:
+        return Answer("leader_you", {"points": best})
+    return Answer("leader", {"seat": leaders[0], "points": best, "own": own})
+
+
+def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    said_wild = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
+    joker_round = any(s.joker for s in reading.cards) and reading.any("round", "what")
+    if not (said_wild or joker_round) or reading.any("value", "how_many") or _acts(reading):
+        return None
+    if not (reading.question or reading.any("what")):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    wild = state.get("wild_rank")
+    if state.get("game") != CROWNS or not isinstance(wild, int):
+        return Answer("wild_none")
+    return Answer("wild", {"wild_rank": wild})
+
+
+def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
+    if reading.any("meld") or _named_seat(reading, names) is not None:
+        return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
+    if not priced or (reading.any("me", "who") and not reading.cards):
+        return None
+    if state is None:
+        return Refusal("no_game_yet")
+    game = state.get("game")
+    wild = state.get("wild_rank")
+    wild_rank = wild if isinstance(wild, int) else 0
+    wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
+    spec = reading.cards[0] if reading.cards else None
+    if game == CROWNS and wild_said:
+        return Answer("card_value_wild", {"points": WILD_PENALTY, "wild_rank": wild_rank})
+    if spec is not None and spec.joker:
+        if game != CROWNS:
+            return Answer("no_jokers")
+        return Answer("card_value_joker", {"points": JOKER_PENALTY})
+    if spec is None or spec.rank is None:
+        return Answer(f"rule_{_prefix(game)}_score{_score_suffix(state)}")
+    rank_text = RANK_TEXT.get(spec.rank, str(spec.rank))
+    if game == CROWNS:
+        try:
+            card = parse_card(f"{rank_text}{spec.suit or 'H'}")
+        except CardSyntaxError:
+            return Answer("no_such_card", {"rank": rank_text})
+        if not 3 <= card.rank <= 13:
+            return Answer("no_such_card", {"rank": rank_text})
+        points = card_penalty(card, wild_rank)
+        if card.rank == wild_rank:
+            return Answer("card_value_wild", {"points": points, "wild_rank": wild_rank})
+    else:
+        scheme = str((state.get("options") or {}).get("scoring", "kings_ten"))
+        table = PENALTY.get(scheme, PENALTY["kings_ten"])
+        points = next(table[n] for n in range(len(RANK)) if RANK[n] == spec.rank)
+    if points == 1:
+        return Answer("card_value_one", {"rank": rank_text})
+    return Answer("card_value", {"rank": rank_text, "points": points})
+
+
+# ------------------------------------------------------------------ the rules
+
+
+def _prefix(game: object) -> str:
+    return "fc" if game == CROWNS else "kc"
+
+
+def _score_suffix(state: State) -> str:
+    if state.get("game") == CROWNS:
+        return ""
+    return "_" + str((state.get("options") or {}).get("scoring", "kings_ten"))
+
+
+def _rules(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    asking = reading.question or reading.any("mean", "when", "how")
+    if not asking:
+        return None
+    game = state.get("game") if state else None
+    options: Mapping[str, Any] = (state.get("options") or {}) if state else {}
+    topic = _crowns_topic(reading, options) if game == CROWNS else None
+    if topic is None and game != CROWNS:
+        topic = _kings_topic(reading, options)
+    if topic is None and reading.has("mean"):
+        topic = "turn"
+    if topic is None:
+        return None
+    return Answer(f"rule_{_prefix(game)}_{topic}")
+
+
+def _general(reading: Reading) -> bool:
+    """No particular card or pile: "can a queen start a corner?", not "…the seven on north"."""
+    return not reading.piles or all(spec.code is None for spec in reading.piles)
+
+
+def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
+    specific = any(spec.code for spec in reading.piles)
+    if (
+        reading.any("corner")
+        and not specific
+        and (reading.any("start", "empty", "can", "what", "who") or reading.cards)
+    ):
+        return "corner"
+    if reading.any("move", "play") and reading.has("pile", "another") and not specific:
+        return "move_kings" if options.get("king_pile_to_corner", True) else "move"
+    if reading.has("move") and reading.any("pile", "another") and not specific:
+        return "move_kings" if options.get("king_pile_to_corner", True) else "move"
+    if reading.any("empty") and reading.any("side", "pile") and not specific:
+        return "empty_side"
+    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
+        return "turn"
+    if (
+        reading.any("round")
+        and reading.any("end_turn", "when", "score")
+        and (reading.any("when", "how", "end_turn"))
+    ):
+        return "round_end"
+    if reading.any("draw") and reading.any("when", "how_many", "should", "can", "how"):
+        return "draw_" + str(options.get("draw", "start"))
+    if reading.any("score") and reading.any("how", "mean"):
+        return "score_" + str(options.get("scoring", "kings_ten"))
+    if len(reading.cards) >= 2 and reading.any("can") and not _me_specific(reading):
+        return "build"
+    if reading.any("how") and reading.any("play", "turn") and not reading.cards:
+        return "turn"
+    return None
+
+
+def _me_specific(reading: Reading) -> bool:
+    return reading.any("me") and any(spec.suit for spec in reading.cards)
+
+
+def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
+    if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can"):
+        if reading.any("me") and reading.any("can") and not reading.any("how", "mean"):
+            return None  # "can I go out?" is about this hand
+        return "go_out"
+    if reading.any("meld"):
+        return "melds"
+    if reading.any("last") and reading.any("turn", "round"):
+        return "last_turn"
+    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
+        return "turn"
+    if reading.any("round") and reading.any("end_turn", "when") and reading.any("when", "how"):
+        return "round_end"
+    if reading.any("discard") and reading.any("take", "draw") and reading.any("can"):
+        return "discard_taken_" + ("yes" if options.get("discard_taken") else "no")
+    if reading.any("score") and reading.any("how", "mean", "when"):
+        return "score"
+    if reading.any("how") and reading.any("play", "turn") and not reading.cards:
+        return "turn"
+    return None
+
+
+Question = Callable[[Reading, State | None, Mapping[int, str]], Understood | None]
+# The order settles overlaps: a hint before help, counts before the hand, values before wilds.
+_QUESTIONS: tuple[Question, ...] = (
+    _hint,
+    _help,
+    _holding,
+    _where,
+    _round,
+    _counts,
+    _value,
+    _wild,
+    _discard_top,
+    _standings,
+    _turn,
+    _moves,
+    _hand,
+    _pile_top,
+    _rules,
+)

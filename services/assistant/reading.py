@@ -1,0 +1,445 @@
+"""A line read into what it names: verbs and other concepts, cards, piles, in order.
+
+Nothing here knows the position: ``understand`` matches the reading against the seat's
+few legal actions and known questions. A card may be named by rank, suit, colour, as a
+code ("7h"), a Dutch compound ("ruitenvrouw") or a symbol ("7♥"); a pile by its
+direction, as a corner or empty spot, or (in ``understand``) by its top card.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from services.assistant.sounds import PILE_SOUNDS, RANK_SOUNDS, SUIT_SOUNDS
+from services.assistant.words import (
+    COLOUR_WORDS,
+    CONNECTORS,
+    CORNER_WORDS,
+    FILLERS,
+    FROM,
+    HORIZONTAL,
+    IS_AFTER,
+    IS_BEFORE,
+    JOKER_WORDS,
+    LANGUAGES,
+    ONTO,
+    PILE_CODES,
+    RANK_WORDS,
+    SUIT_COLOUR,
+    SUIT_WORDS,
+    VERTICAL,
+    WEAK_RANKS,
+    WILD_WORDS,
+    card_code,
+    concepts_of,
+    plain,
+    split_compound,
+)
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_MAX_WORDS = 60  # a line longer than this is read by its first words only
+_MAX_CHARS = 600
+_MAX_WORD = 24  # longer "words" are noise: no stem, no sound
+QUESTION_STARTS = frozenset(
+    {"who", "whose", "what", "whats", "which", "how", "when", "where", "why", "is", "are",
+     "can", "could", "may", "do", "does", "did", "should", "will", "qui", "que", "quoi",
+     "quel", "quelle", "quels", "combien", "quand", "comment", "ou", "est", "puis", "peux",
+     "peut", "dois", "qu", "quem", "qual", "quais", "quanto", "quantos", "quantas",
+     "quando", "como", "onde", "posso", "pode", "devo", "wie", "wat", "welke",
+     "hoeveel", "wanneer", "hoe", "waar", "waarom", "kan", "mag", "moet", "ben", "heb",
+     "zijn", "mogen", "kun", "tell", "show", "any", "dis", "diz", "zeg", "vertel"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class CardSpec:
+    """A card as said: what of rank, suit, colour was named; ``onto`` when it is a target."""
+
+    rank: int | None
+    suit: str | None
+    colour: str | None
+    at: int
+    onto: bool = False
+    joker: bool = False
+    wild: bool = False
+
+    def matches(self, text: str, wild_rank: int | None = None) -> bool:
+        """Whether the card ``text`` ("7H", "JK") is one this could name."""
+        if text == "JK":
+            return self.joker or self.wild
+        if self.joker:
+            return False
+        rank, suit = card_rank(text), text[-1]
+        if self.wild:
+            return wild_rank is not None and rank == wild_rank
+        if self.rank is not None and rank != self.rank:
+            return False
+        if self.suit is not None and suit != self.suit:
+            return False
+        return self.colour is None or SUIT_COLOUR.get(suit) == self.colour
+
+    def text(self) -> str | None:
+        """The card's code when the words name one card exactly."""
+        if self.joker:
+            return "JK"
+        if self.rank is None or self.suit is None:
+            return None
+        return f"{RANK_TEXT.get(self.rank, str(self.rank))}{self.suit}"
+
+    def shown(self) -> str:
+        """How to name it back: the code, else the rank ("Q"), else the suit's code."""
+        return self.text() or (
+            RANK_TEXT.get(self.rank, str(self.rank)) if self.rank else (self.suit or "?")
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PileSpec:
+    """A pile as said: a direction, or only "an empty corner" / "an empty spot"."""
+
+    code: str | None
+    at: int
+    onto: bool = False
+    source: bool = False
+    corner: bool = False
+    empty: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a line names; ``concepts`` per word, flattened; ``words`` as normalised."""
+
+    words: tuple[str, ...]
+    concepts: frozenset[str]
+    cards: tuple[CardSpec, ...]
+    piles: tuple[PileSpec, ...]
+    question: bool
+    negated: bool
+
+    def has(self, *concepts: str) -> bool:
+        return all(concept in self.concepts for concept in concepts)
+
+    def any(self, *concepts: str) -> bool:
+        return any(concept in self.concepts for concept in concepts)
+
+
+RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_OF_TEXT = {text: rank for rank, text in RANK_TEXT.items()}
+
+
+def card_rank(text: str) -> int:
+    """The rank of a card's text ("QH" -> 12, "10S" -> 10); -1 for the joker."""
+    head = text[:-1]
+    return RANK_OF_TEXT.get(head) or (int(head) if head.isdigit() else -1)
+
+
+def tokens(text: str) -> tuple[list[str], list[bool]]:
+    """Normalised words, Dutch compounds split, and whether each was written in capitals."""
+    words: list[str] = []
+    upper: list[bool] = []
+    for match in _WORD.finditer(plain_keep_case(text[:_MAX_CHARS])):
+        raw = match.group()[:_MAX_WORD]
+        word = raw.lower()
+        parts = split_compound(word)
+        for part in parts or (word,):
+            words.append(part)
+            upper.append(raw.isupper() and len(raw) <= 2)
+        if len(words) >= _MAX_WORDS:
+            break
+    return words, upper
+
+
+def plain_keep_case(text: str) -> str:
+    """``plain`` but keeping capitals (a pile typed as "N" or "NE")."""
+    lowered = plain(text)
+    if len(lowered) != len(text):
+        return lowered
+    return "".join(o if o.lower() == p else p for o, p in zip(text, lowered, strict=True))
+
+
+def read(text: str, lang: str | None = None) -> Reading:
+    """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
+    words, upper = tokens(text)
+    concepts: set[str] = set()
+    for word in words:
+        concepts.update(concepts_of(word, lang if lang in LANGUAGES else None))
+    piles, pile_at = _piles(words, upper)
+    cards = _cards(words, pile_at)
+    stripped = text.strip()
+    question = stripped.endswith("?") or (bool(words) and words[0] in QUESTION_STARTS)
+    negated = _negated(words)
+    pairs = set(itertools.pairwise(words))
+    if ("ce", "qui") in pairs and words.count("qui") == 1:
+        concepts.discard("who")  # "qu'est-ce qui…" asks what, not who
+        concepts.add("what")
+    if not question and (pairs & _HANDING_OVER or "contigo" in words):
+        concepts.add("end_turn")  # "over to you", "à toi", "jij bent": the turn passes on
+    if ("est", "tout") in pairs:
+        concepts.add("end_turn")  # "c'est tout", that's all
+    if "play" in concepts and {"everything", "all", "tout", "tudo", "alles"} & set(words):
+        concepts.add("go_out")  # "I lay everything down", "je pose tout"
+    if ("lay", "down") in pairs and "discard" in concepts:
+        concepts.add("go_out")  # "lay down, discard the king"
+    if ("por", "favor") in pairs:
+        concepts.discard("play")  # "por favor" is please, not "pôr" (to put)
+    if ("da", "me") in pairs:
+        concepts.add("take")  # Portuguese "dá-me": give me (alone, "da" is "of the")
+    if "pas" in words and ("ne" in words or "n" in words):
+        concepts.discard("end_turn")  # French "ne ... pas": a negation, not Dutch "ik pas"
+    return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated)
+
+
+ARTICLES = frozenset(
+    {"the", "le", "la", "l", "les", "o", "os", "as", "het", "that", "this", "ce", "cette",
+     "top", "pile", "tas", "stapel", "pilha", "monte", "corner", "coin", "canto", "hoek"}
+)  # fmt: skip
+
+
+_HANDING_OVER = frozenset(
+    {("to", "you"), ("your", "turn"), ("your", "go"), ("a", "toi"), ("a", "vous"),
+     ("ton", "tour"), ("tua", "vez"), ("sua", "vez"), ("jij", "bent"), ("jouw", "beurt")}
+)  # fmt: skip
+_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
+_ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+
+
+def _negated(words: list[str]) -> bool:
+    """A negation right before an action word: "don't draw", "ne pioche pas", "niet trekken"."""
+    for index, word in enumerate(words):
+        if word in _NEGATIONS:
+            after = words[index + 1 : index + 3]
+            if any(concepts_of(later) & _ACTS for later in after):
+                return True
+    return False
+
+
+def _role(words: list[str], index: int) -> tuple[bool, bool]:
+    """Whether the word at ``index`` follows an "onto" or a "from" word (articles between)."""
+    before = index - 1
+    after_de = False  # "de" is "from" in French, "the" in Dutch: "from" only if nothing else
+    while before >= 0:
+        word = words[before]
+        after = words[before + 1]
+        if word == "a" and after in ("l", "la", "le"):  # French "à l'est", "à la dame"
+            return True, False
+        if word in ONTO:
+            return True, False
+        if word == "de":
+            after_de = after_de or before == index - 1
+        elif word in FROM:
+            return False, True
+        elif word not in ARTICLES and word not in COLOUR_WORDS:
+            break
+        before -= 1
+    return False, after_de
+
+
+def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], set[int]]:
+    piles: list[PileSpec] = []
+    used: set[int] = set()
+    index = 0
+    while index < len(words):
+        word = words[index]
+        following = words[index + 1] if index + 1 < len(words) else ""
+        code: str | None = None
+        width = 1
+        if word in CORNER_WORDS:
+            code = CORNER_WORDS[word]
+        elif word in VERTICAL and following in HORIZONTAL:
+            code, width = VERTICAL[word] + HORIZONTAL[following], 2
+        elif word in VERTICAL:
+            code = VERTICAL[word]
+        elif word in HORIZONTAL and (word != "est" or _est_is_east(words, index)):
+            code = HORIZONTAL[word]
+        elif upper[index] and word.upper() in PILE_CODES:
+            code = word.upper()
+        elif len(word) >= 3 and _wants_pile(words, index) and _unknown(word):
+            code = PILE_SOUNDS.closest(word)
+        if code is not None:
+            onto, source = _role(words, index)
+            piles.append(PileSpec(code, index, onto=onto, source=source, corner=len(code) == 2))
+            used.update(range(index, index + width))
+        elif "empty" in concepts_of(word) or "corner" in concepts_of(word):
+            spec = _empty_spot(words, index)
+            if spec is not None:
+                piles.append(spec)
+                used.update(range(index, index + 2))
+                width = 2
+        index += width
+    return tuple(piles), used
+
+
+def _unknown(word: str) -> bool:
+    """Not a word the assistant knows as anything: a slip may stand for a pile."""
+    known = RANK_WORDS.keys() | SUIT_WORDS.keys() | COLOUR_WORDS.keys() | JOKER_WORDS
+    if word in known or word in FILLERS or word in ONTO or word in FROM:
+        return False
+    return not concepts_of(word) and card_code(word) is None
+
+
+def _wants_pile(words: list[str], index: int) -> bool:
+    """A pile is expected here: after "on", "sur le", "op de", "to" and the like."""
+    return any(_role(words, index))
+
+
+def _est_is_east(words: list[str], index: int) -> bool:
+    before = words[index - 1] if index else ""
+    after = words[index + 1] if index + 1 < len(words) else ""
+    if before in IS_AFTER or after in IS_BEFORE:
+        return False
+    if not before or not after or after in ONTO | FROM:
+        return True
+    return before in ONTO | FROM | {"l", "le", "pile", "tas"} or bool(
+        concepts_of(before) & {"move", "play"}
+    )
+
+
+def _empty_spot(words: list[str], index: int) -> PileSpec | None:
+    """ "an empty corner", "coin vide", "lege hoek", "an empty spot" (no direction)."""
+    window = words[max(0, index - 1) : index + 2]
+    concepts = [concepts_of(word) for word in window]
+    corner = any("corner" in found for found in concepts)
+    empty = any("empty" in found for found in concepts)
+    side = any("side" in found for found in concepts)
+    if not empty or not (corner or side):
+        return None
+    onto, source = _role(words, max(0, index - 1) if index and empty else index)
+    return PileSpec(None, index, onto=onto or True, source=source, corner=corner, empty=True)
+
+
+def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
+    cards: list[CardSpec] = []
+    used: set[int] = set(pile_at)
+    for index, word in enumerate(words):
+        if index in used:
+            continue
+        if word in JOKER_WORDS:
+            cards.append(_spec(words, index, None, None, None, joker=True))
+            used.add(index)
+            continue
+        if word in WILD_WORDS and not _is_question_of_wild(words):
+            cards.append(_spec(words, index, None, None, None, wild=True))
+            used.add(index)
+            continue
+        code = card_code(word)
+        if code is not None:
+            cards.append(_spec(words, index, code[0], code[1], None))
+            used.add(index)
+            continue
+        rank = _rank_of(words, index)
+        if rank is None:
+            continue
+        suit, colour, taken = _suit_and_colour(words, index, used)
+        if word in WEAK_RANKS and suit is None:
+            continue  # "een zwarte zes": the article is no ace
+        if rank < 0:  # a rank heard only by its sound: "for of clubs", "schoppen zeeven"
+            # Only one of the two by its sound: the suit must be a word we know.
+            before = index - 1 in taken and words[index - 1] in SUIT_WORDS
+            if suit is None or not (_suit_follows(words, index) or before):
+                continue
+            rank = -rank
+        used.add(index)
+        used.update(taken)
+        cards.append(_spec(words, min({index, *taken}), rank, suit, colour))
+    # A suit or a colour alone ("the heart", "a black one") names a card too.
+    for index, word in enumerate(words):
+        if index in used:
+            continue
+        if word in SUIT_WORDS and not _next_is_card(words, index):
+            cards.append(_spec(words, index, None, SUIT_WORDS[word], None))
+    cards.sort(key=lambda spec: spec.at)
+    return tuple(cards)
+
+
+_CARD_OR_PILE = frozenset(
+    {*SUIT_WORDS, *COLOUR_WORDS, *JOKER_WORDS, *WILD_WORDS, *VERTICAL, *HORIZONTAL,
+     *CORNER_WORDS}
+)  # fmt: skip
+_ACTION_CONCEPTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+
+
+def _suit_follows(words: list[str], index: int) -> bool:
+    """A connector and then a suit word (or its sound) right after ``index``."""
+    if index + 2 >= len(words) or words[index + 1] not in CONNECTORS:
+        return False
+    return words[index + 2] in SUIT_WORDS
+
+
+def _next_is_card(words: list[str], index: int) -> bool:
+    return index + 1 < len(words) and words[index + 1] in RANK_WORDS
+
+
+def _is_question_of_wild(words: list[str]) -> bool:
+    """ "what's wild?" asks about the round; "discard the wild" names a card."""
+    return bool({"what", "whats", "which", "quel", "quelle", "qual", "wat", "welke"} & set(words))
+
+
+def _rank_of(words: list[str], index: int) -> int | None:
+    """The rank the word names; negative when only its sound says so (a suit must follow)."""
+    word = words[index]
+    if word in RANK_WORDS:
+        return RANK_WORDS[word]
+    if word in WEAK_RANKS:
+        return WEAK_RANKS[word]
+    if word.isdigit():
+        value = int(word)
+        if 1 <= value <= 13 and not (index + 1 < len(words) and words[index + 1] == "cards"):
+            return value
+        return None
+    if word in CONNECTORS or word in ONTO or word in FROM or word in _CARD_OR_PILE:
+        return None
+    if concepts_of(word) & _ACTION_CONCEPTS:
+        return None  # any other word may be a slip here ("for of clubs"): a suit must follow
+    heard = RANK_SOUNDS.closest(word) if len(word) >= 2 else None
+    return -heard if heard else None
+
+
+def _suit_and_colour(
+    words: list[str], index: int, used: set[int]
+) -> tuple[str | None, str | None, set[int]]:
+    """The suit named just after (connectors between) or just before, and a colour beside."""
+    suit: str | None = None
+    colour: str | None = None
+    taken: set[int] = set()
+    after = index + 1
+    while after < len(words) and words[after] in CONNECTORS:
+        after += 1
+    if after < len(words) and after not in used:
+        found = SUIT_WORDS.get(words[after]) or (
+            SUIT_SOUNDS.closest(words[after])
+            if len(words[after]) >= 4 and _unknown(words[after])
+            else None
+        )
+        if found is not None:
+            suit = found
+            taken.add(after)
+    if suit is None and index > 0 and index - 1 not in used:
+        before = words[index - 1]  # Dutch says the suit first: "harten zeven"
+        found = SUIT_WORDS.get(before) or (
+            SUIT_SOUNDS.closest(before) if len(before) >= 5 and _unknown(before) else None
+        )
+        if found is not None:
+            suit = found
+            taken.add(index - 1)
+    for near in (index - 1, index + 1, index - 2):
+        if 0 <= near < len(words) and words[near] in COLOUR_WORDS and near not in used:
+            colour = COLOUR_WORDS[words[near]]
+            taken.add(near)
+            break
+    return suit, colour, taken
+
+
+def _spec(
+    words: list[str],
+    index: int,
+    rank: int | None,
+    suit: str | None,
+    colour: str | None,
+    *,
+    joker: bool = False,
+    wild: bool = False,
+) -> CardSpec:
+    onto, _ = _role(words, index)
+    return CardSpec(rank, suit, colour, index, onto=onto, joker=joker, wild=wild)

@@ -1,0 +1,103 @@
+"""Words that sound like (or are typed like) a card or pile word: speech slips and typos.
+
+A recogniser hears "for of clubs", "too of spades", "cette de pique", "nought"; a thumb
+types "hearst". Each word gets a rough sound key (in an English and a French reading:
+silent letters dropped, like-sounding letters merged), and an unknown word that shares a
+key with exactly one known word, or is one keystroke away from exactly one, is read as it.
+The caller only asks where the context wants a rank, a suit or a pile.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Generic, TypeVar
+
+from services.assistant.words import CORNER_WORDS, HORIZONTAL, RANK_WORDS, SUIT_WORDS, VERTICAL
+
+_VOWELS = "aeiouy"
+Meaning = TypeVar("Meaning")
+
+
+def _common(word: str) -> str:
+    word = word.replace("gh", "").replace("ph", "f").replace("th", "t").replace("ck", "k")
+    word = word.replace("qu", "k").replace("q", "k").replace("x", "ks").replace("z", "s")
+    return re.sub(r"c(?=[eiy])", "s", word).replace("c", "k")
+
+
+def _squeeze(word: str) -> str:
+    """Doubled letters once, vowels after the first letter dropped, a leading vowel as "a"."""
+    if not word:
+        return ""
+    head = "a" if word[0] in _VOWELS else word[0]
+    tail = "".join(char for char in word[1:] if char not in _VOWELS + "hw")
+    squeezed = head + tail
+    return re.sub(r"(.)\1+", r"\1", squeezed)
+
+
+@lru_cache(maxsize=4096)
+def sound_keys(word: str) -> frozenset[str]:
+    """Rough pronunciations of ``word``: an English reading and a French one."""
+    if not word.isalpha():
+        return frozenset()
+    common = _common(word)
+    english = re.sub(r"r(?![aeiouy])", "", common)  # non-rhotic: "four" ~ "for" ~ "fo"
+    english = re.sub(r"e$", "", english) if len(english) > 3 else english
+    french = re.sub(r"pt$", "t", common)  # "sept" is said "set"
+    french = re.sub(r"(?<=.)[e]$", "", french)
+    french = re.sub(r"(?<=..)[sdx]$", "", french)
+    return frozenset({_squeeze(english), _squeeze(french)} - {"", "a"})
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether one insertion, deletion, substitution or swap of neighbours turns a into b."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and (a[diff[1]] == b[diff[0]])
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+class SoundIndex(Generic[Meaning]):
+    """Known words by sound key, to find what a slip or typo stands for."""
+
+    def __init__(self, words: Mapping[str, Meaning]) -> None:
+        self.words = dict(words)
+        self._by_key: dict[str, set[Meaning]] = {}
+        for word, meaning in self.words.items():
+            for key in sound_keys(word):
+                self._by_key.setdefault(key, set()).add(meaning)
+
+    def closest(self, heard: str) -> Meaning | None:
+        """What ``heard`` stands for, when every known word like it means one thing."""
+        if heard in self.words:
+            return self.words[heard]
+        alike = {meaning for key in sound_keys(heard) for meaning in self._by_key.get(key, ())}
+        if len(alike) == 1:
+            return next(iter(alike))
+        if len(heard) >= 4 and not alike:
+            typed = {
+                meaning
+                for word, meaning in self.words.items()
+                if len(word) >= 4 and _one_edit(heard, word)
+            }
+            if len(typed) == 1:
+                return next(iter(typed))
+        return None
+
+
+# Eleven to thirteen as numbers are left out: a face card is called by its name, and
+# "treze" would sound like "three".
+RANK_SOUNDS = SoundIndex({word: rank for word, rank in RANK_WORDS.items() if rank <= 10})
+SUIT_SOUNDS = SoundIndex(SUIT_WORDS)
+PILE_SOUNDS = SoundIndex({**VERTICAL, **HORIZONTAL, **CORNER_WORDS})

@@ -1,0 +1,145 @@
+"""Five Crowns, ``hard``: remembers, reads the others, samples and looks one turn ahead.
+
+- It remembers the public events (who took which card from the pile, who threw what),
+  so the cards others collect are not counted as possible stock cards.
+- Each discard it considers is judged on two futures: the round ends before its next
+  turn (the penalty it holds now counts) or it plays once more (the expected penalty
+  after its next draw and discard). How likely the first is comes from sampling the
+  others' hands consistently with what it knows (determinisation): their taken cards
+  plus unseen cards, and whether each sampled hand could go out on its next turn,
+  taking the card thrown to it or a stock card.
+- Late in a round, when someone has gone out, only the penalty now counts (damage
+  limitation), and a card that would let the next player go out is kept when it can.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import Card
+from services.bots.base import seeded_random
+from services.bots.five_crowns import normal
+from services.bots.five_crowns.common import allowed_discards, discard_of, hand_of
+from services.bots.five_crowns.values import after_discard, discard_ranking, expected_after_draw
+
+CANDIDATES = 4  # discards looked at beyond the solver's best
+SAMPLES = 6  # sampled hands per other seat
+
+
+class Player(normal.Player):
+    """Draws like ``normal`` (with the others' taken cards known), discards by look-ahead."""
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__(seed)
+        self.random = seeded_random(seed, "five-crowns-hard")
+
+    def unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
+        return self.memory.unseen(view)
+
+    def discard(self, view: Mapping[str, Any], actions: Any) -> dict[str, Any]:
+        hand, wild_rank = hand_of(view), int(view["wild_rank"])
+        ranked = discard_ranking(hand, wild_rank, allowed_discards(actions))
+        best_now = ranked[0][0]
+        seat = int(view["seat"])
+        others = _others_in_order(view, seat)
+        if view.get("went_out") is not None or not others:
+            return self._safest(view, actions, hand, ranked, others)
+        unseen = self.unseen(view)
+        samples = self._sample_others(view, others, unseen)
+        best: tuple[float, Card] | None = None
+        for now, card in ranked[: CANDIDATES + 1]:
+            if now > best_now + 12:
+                break  # far worse now: not worth a look
+            kept = list(hand)
+            kept.remove(card)
+            ends = self._chance_round_ends(samples, card, wild_rank, unseen)
+            later = expected_after_draw(kept, wild_rank, unseen)
+            score = ends * now + (1 - ends) * later
+            if best is None or score < best[0]:
+                best = (score, card)
+        assert best is not None
+        return discard_of(actions, best[1]) or actions[0]
+
+    def _safest(
+        self,
+        view: Mapping[str, Any],
+        actions: Any,
+        hand: list[Card],
+        ranked: list[tuple[int, Card]],
+        others: list[int],
+    ) -> dict[str, Any]:
+        """The last turn (or no one else to fear): the lowest penalty now, and among equal
+        ones the card the next player is least likely to want."""
+        best_now = ranked[0][0]
+        ties = [card for now, card in ranked if now == best_now]
+        if len(ties) > 1 and others:
+            wanted = self.memory.held.get(others[0], Counter())
+            ties.sort(key=lambda card: _closeness(card, wanted))
+        return discard_of(actions, ties[0]) or actions[0]
+
+    def _sample_others(
+        self, view: Mapping[str, Any], others: list[int], unseen: Counter[Card]
+    ) -> list[list[list[Card]]]:
+        """``SAMPLES`` hands for each other seat: its known taken cards, the rest unseen."""
+        size = int(view["cards_dealt"])
+        pool = list(unseen.elements())
+        hands: list[list[list[Card]]] = [[] for _ in others]
+        for _ in range(SAMPLES):
+            self.random.shuffle(pool)
+            rest = iter(pool)
+            for index, other in enumerate(others):
+                known = list(self.memory.held.get(other, Counter()).elements())[:size]
+                hands[index].append(known + [next(rest) for _ in range(size - len(known))])
+        return hands
+
+    def _chance_round_ends(
+        self,
+        samples: list[list[list[Card]]],
+        thrown: Card,
+        wild_rank: int,
+        unseen: Counter[Card],
+    ) -> float:
+        """How likely some other seat goes out before this seat plays again."""
+        pool = list(unseen.elements())
+        stays = 1.0
+        for index, hands in enumerate(samples):
+            out = 0
+            for hand in hands:
+                # The next seat may take the thrown card; anyone may draw a stock card.
+                if index == 0 and _can_go_out([*hand, thrown], wild_rank):
+                    out += 1
+                    continue
+                drawn = _pick(self.random, pool)
+                if drawn is not None and _can_go_out([*hand, drawn], wild_rank):
+                    out += 1
+            stays *= 1 - out / len(hands)
+        return 1 - stays
+
+
+def _others_in_order(view: Mapping[str, Any], seat: int) -> list[int]:
+    """The other seats dealt this round, in turn order after ``seat``."""
+    players: Sequence[int] = view.get("players") or ()
+    if seat not in players:
+        return []
+    start = list(players).index(seat)
+    return [players[(start + step) % len(players)] for step in range(1, len(players))]
+
+
+def _can_go_out(hand: list[Card], wild_rank: int) -> bool:
+    return after_discard(hand, wild_rank, bound=1) == 0 if len(hand) > 1 else False
+
+
+def _pick(chooser: random.Random, pool: list[Card]) -> Card | None:
+    return chooser.choice(pool) if pool else None
+
+
+def _closeness(card: Card, wanted: Counter[Card]) -> int:
+    """How near ``card`` is to what a seat collects (0: nothing in common)."""
+    near = 0
+    for other in wanted.elements():
+        if other.rank == card.rank or (other.suit == card.suit and abs(other.rank - card.rank) < 3):
+            near += 1
+    return near

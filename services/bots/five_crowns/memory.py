@@ -1,0 +1,80 @@
+"""What a seat can remember of a round from its own views: the discard pile and who took
+or threw which card. Everything here is public (the TV shows it too).
+
+Views may be missed (the bots service can lose one): whenever the pile no longer agrees
+with what was remembered, the memory starts again from the visible top card.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards import Card, parse_card
+from engine.five_crowns.deck import full_deck
+
+
+class RoundMemory:
+    """The public history of the current round, as one seat saw it."""
+
+    def __init__(self) -> None:
+        self.round_key: tuple[Any, ...] | None = None
+        self.pile: list[Card] = []  # the discard pile as far as known, top last
+        self.held: dict[int, Counter[Card]] = {}  # cards seats took from the pile, still held
+        self.thrown: dict[int, list[Card]] = {}  # cards each seat threw this round
+        self.last: Mapping[str, Any] | None = None
+
+    def observe(self, view: Mapping[str, Any]) -> None:
+        key = (view.get("round"), view.get("dealer"), view.get("first_round"))
+        top = _card(view.get("discard_top"))
+        count = int(view.get("discard_count") or 0)
+        if key != self.round_key:
+            self.round_key, self.held, self.thrown = key, {}, {}
+            self.pile = [top] if top is not None else []
+        elif self.last is not None:
+            self._follow(self.last, view, top, count)
+        self.last = view
+
+    def _follow(
+        self, before: Mapping[str, Any], view: Mapping[str, Any], top: Card | None, count: int
+    ) -> None:
+        previous = int(before.get("discard_count") or 0)
+        actor = before.get("current_seat")
+        if count == previous + 1 and top is not None and isinstance(actor, int):
+            self.pile.append(top)
+            self.thrown.setdefault(actor, []).append(top)
+            held = self.held.get(actor)
+            if held and held[top]:
+                held[top] -= 1
+        elif count == previous - 1 and view.get("taken_from_discard") is not None:
+            taken = _card(view["taken_from_discard"])
+            taker = view.get("current_seat")
+            if self.pile:
+                self.pile.pop()
+            if taken is not None and isinstance(taker, int):
+                self.held.setdefault(taker, Counter())[taken] += 1
+        elif count != previous:
+            self.pile = [top] if top is not None else []  # a reshuffle, or views missed
+        if (self.pile[-1] if self.pile else None) != top:
+            self.pile = [top] if top is not None else []
+
+    def known_elsewhere(self, seat: int) -> Counter[Card]:
+        """Cards this seat knows are not in the stock: the pile and others' taken cards."""
+        known: Counter[Card] = Counter(self.pile)
+        for other, cards in self.held.items():
+            if other != seat:
+                known.update(+cards)
+        return known
+
+    def unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
+        """The cards this seat has not seen: where the next stock card comes from."""
+        packs = int((view.get("options") or {}).get("packs", 1))
+        remaining = Counter(full_deck(packs))
+        remaining.subtract(parse_card(text) for text in view.get("hand", ()))
+        remaining.subtract(self.known_elsewhere(int(view["seat"])))
+        return +remaining
+
+
+def _card(text: object) -> Card | None:
+    return parse_card(text) if isinstance(text, str) else None
