@@ -87,7 +87,14 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 
 def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if not (reading.has("what", "can") and _me(reading) and reading.any("play", "move")):
+    options = reading.has("options") and _me(reading) and not reading.cards
+    # "what may go on a red seven?": the cards that fit there
+    options = options or (
+        reading.has("what", "can") and bool(reading.cards) and all(s.onto for s in reading.cards)
+    )
+    if not options and not (
+        reading.has("what", "can") and _me(reading) and reading.any("play", "move")
+    ):
         if not (reading.has("what") and reading.any("play") and reading.question):
             return None
         if reading.cards or reading.piles or _acts(reading):
@@ -141,10 +148,13 @@ def _counted(code: str, count: int, **params: Any) -> Answer:
 
 
 def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if not reading.any("how_many") or reading.any("meld"):
+    everyone_has = reading.has("what", "everyone", "have") and not reading.cards
+    if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
         return None  # "how many cards in a run?" is a rule
-    if not reading.any("card", "left", "stock") and not (
-        reading.any("have") and _named_seat(reading, names) is not None
+    if (
+        not everyone_has
+        and not reading.any("card", "left", "stock")
+        and not (reading.any("have") and _named_seat(reading, names) is not None)
     ):
         return None
     if reading.any("value") or (reading.any("score") and not reading.any("card")):
@@ -218,7 +228,15 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     )
     if reading.any("corner", "side", "pile", "empty"):
         return None  # "qu'est-ce qui va dans les coins ?" is a rule
-    if not (whose or plays or short or me_now):
+    me_playing = (  # "speel ik nu?", "do I play?"
+        reading.question
+        and len(reading.words) <= 4
+        and _me(reading)
+        and reading.any("play")
+        and not reading.any("what", "can", "should", "how", "where", "options")
+        and not (reading.cards or reading.piles)
+    )
+    if not (whose or plays or short or me_now or me_playing):
         return None
     if reading.any("when", "how", "mean", "end_turn"):
         return None

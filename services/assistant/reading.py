@@ -27,6 +27,8 @@ from services.assistant.words import (
     ONTO,
     PILE_CODES,
     RANK_WORDS,
+    SCREEN_HORIZONTAL,
+    SCREEN_VERTICAL,
     SUIT_COLOUR,
     SUIT_WORDS,
     VERTICAL,
@@ -161,7 +163,7 @@ def plain_keep_case(text: str) -> str:
 
 def read(text: str, lang: str | None = None) -> Reading:
     """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
-    words, upper = tokens(text)
+    words, upper = tokens(_INTERJECTION.sub("", text, count=1))
     concepts: set[str] = set()
     for word in words:
         concepts.update(concepts_of(word, lang if lang in LANGUAGES else None))
@@ -193,10 +195,13 @@ def read(text: str, lang: str | None = None) -> Reading:
 
 ARTICLES = frozenset(
     {"the", "le", "la", "l", "les", "o", "os", "as", "het", "that", "this", "ce", "cette",
+     "a", "an", "un", "une", "um", "uma", "een", "de",
      "top", "pile", "tas", "stapel", "pilha", "monte", "corner", "coin", "canto", "hoek"}
 )  # fmt: skip
 
 
+# "No, I'll draw": a "no" set apart by a comma answers someone; it negates nothing.
+_INTERJECTION = re.compile(r"^\s*(?:no|nah|nope|non|n[aã]o|nee|neen)\s*[,.!;:]", re.IGNORECASE)
 _HANDING_OVER = frozenset(
     {("to", "you"), ("your", "turn"), ("your", "go"), ("a", "toi"), ("a", "vous"),
      ("ton", "tour"), ("tua", "vez"), ("sua", "vez"), ("jij", "bent"), ("jouw", "beurt")}
@@ -253,6 +258,8 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
             code = VERTICAL[word]
         elif word in HORIZONTAL and (word != "est" or _est_is_east(words, index)):
             code = HORIZONTAL[word]
+        elif (corner := _screen_corner(words, index)) is not None:
+            code, width = corner
         elif upper[index] and word.upper() in PILE_CODES:
             code = word.upper()
         elif len(word) >= 3 and _wants_pile(words, index) and _unknown(word):
@@ -269,6 +276,26 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
                 width = 2
         index += width
     return tuple(piles), used
+
+
+def _screen_corner(words: list[str], index: int) -> tuple[str, int] | None:
+    """ "top right", "right top", "en haut à droite", "rechtsboven": a corner and its width."""
+    word = words[index]
+    for first, second in (
+        (SCREEN_VERTICAL, SCREEN_HORIZONTAL),
+        (SCREEN_HORIZONTAL, SCREEN_VERTICAL),
+    ):
+        if word in first:
+            for gap, later in enumerate(words[index + 1 : index + 4], start=1):
+                if later in second:
+                    vertical = first[word] if first is SCREEN_VERTICAL else second[later]
+                    horizontal = second[later] if first is SCREEN_VERTICAL else first[word]
+                    return vertical + horizontal, gap + 1
+    for vertical, v_code in SCREEN_VERTICAL.items():  # Dutch writes one word: "rechtsboven"
+        for horizontal, h_code in SCREEN_HORIZONTAL.items():
+            if word in (vertical + horizontal, horizontal + vertical):
+                return v_code + h_code, 1
+    return None
 
 
 def _unknown(word: str) -> bool:

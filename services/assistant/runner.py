@@ -15,6 +15,7 @@ from typing import Any, Self
 from protocol import topics
 from protocol.messages import ProtocolError
 from services.assistant.respond import error_reply, respond
+from services.assistant.speech.listener import VoiceListener
 from services.delivery import Deliveries
 from services.mqtt import BrokerUrl, MqttClient
 from services.wire import decode, encode
@@ -37,11 +38,14 @@ class AssistantRunner:
         self._lock = threading.Lock()
         self._views: dict[tuple[str, int], bytes] = {}
         self._tables: dict[str, bytes] = {}  # the newest public view of each table
+        self.voice = VoiceListener(self._view, self._reply, self._handle_line)
 
     def start(self, timeout: float = 10.0) -> Self:
         self.client.subscribe(ALL_SEAT_VIEWS, self._on_view, qos=1)
         self.client.subscribe(ALL_TABLE_VIEWS, self._on_table_view, qos=1)
         self.client.subscribe(topics.ALL_SEAT_SAYS, self._on_say, qos=1)
+        self.client.subscribe(topics.ALL_SEAT_VOICES, self.voice.on_voice, qos=1)
+        self.voice.start(timeout)
         self.client.start()
         self.client.wait_connected(timeout)
         return self
@@ -49,6 +53,7 @@ class AssistantRunner:
     def stop(self) -> None:
         self.deliveries.stop()
         self.client.stop()
+        self.voice.stop()
 
     def __enter__(self) -> Self:
         return self
@@ -81,13 +86,17 @@ class AssistantRunner:
         except ProtocolError as error:
             self._reply(reply_topic, error_reply("-", error.code, error.params))
             return
-        view = self._view(parsed.table, parsed.seat)
-        kind, message = respond(said, view, self._table_names(parsed.table))
+        self._handle_line(parsed.table, parsed.seat, said)
+
+    def _handle_line(self, table: str, seat: int, said: dict[str, Any]) -> None:
+        """One line of ``seat`` (a ``say`` message, typed or heard): its intent, or a reply."""
+        view = self._view(table, seat)
+        kind, message = respond(said, view, self._table_names(table))
         if kind == "intent":
-            intent_topic = topics.seat_topic(parsed.table, parsed.seat, "intent")
+            intent_topic = topics.seat_topic(table, seat, "intent")
             self.deliveries.send(intent_topic, message)
         else:
-            self._reply(reply_topic, message)
+            self._reply(topics.seat_topic(table, seat, "reply"), message)
 
     def _table_names(self, table: str) -> dict[int, str]:
         with self._lock:

@@ -107,7 +107,9 @@ def _unique(actions: list[Action]) -> list[Action]:
 
 def _legality(reading: Reading, matches: list[Action]) -> Understood:
     """ "Can I play the seven on north?": yes or no, and nothing is played."""
-    if not (reading.cards or reading.piles or reading.concepts & VERBS):
+    if not (reading.cards or reading.piles or reading.concepts & VERBS) or (
+        not (reading.cards or reading.piles) and _mostly_unknown(reading)
+    ):
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if len(matches) == 1:
         action = matches[0]
@@ -277,7 +279,7 @@ def _fits_move(action: Action, reading: Reading, state: Mapping[str, Any]) -> bo
             return False
     elif len(said) == 1:
         spec = said[0]
-        if spec.source or (not spec.onto and not sources and not targets):
+        if spec.source or (not spec.onto and (targets or not sources)):
             if not _pile_fits(spec, start, piles):
                 return False
             if not reading.has("move") and not targets:
@@ -286,9 +288,9 @@ def _fits_move(action: Action, reading: Reading, state: Mapping[str, Any]) -> bo
             return False
     elif not (sources and (targets or reading.has("move"))):
         return False
-    if sources:
-        bottom = _bottom(piles, start)
-        if bottom is None or not sources[0].matches(bottom):
+    if sources:  # the moved pile, by its bottom card or the card on top of it
+        ends = [card for card in (_bottom(piles, start), _top(piles, start)) if card is not None]
+        if not any(sources[0].matches(card) for card in ends):
             return False
     top = _top(piles, end)
     return all(top is not None and spec.matches(top) for spec in targets)
@@ -325,6 +327,8 @@ def _fits_draw(
     if source == "discard":
         if reading.cards and reading.has("discard_pile"):
             return True  # "the queen from the discard, please"
+        if "take" in verbs and reading.has("there") and not reading.any("card", "stock"):
+            return True  # "I'll have that", "je prends ça": the card everyone sees
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False

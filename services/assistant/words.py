@@ -45,6 +45,11 @@ RANK_WORDS: dict[str, int] = {
     "aas": 1, "azen": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7,
     "acht": 8, "negen": 9, "tien": 10, "elf": 11, "twaalf": 12, "dertien": 13, "boer": 11,
     "vrouw": 12, "koningin": 12, "heer": 13, "koning": 13, "koningen": 13,
+    # Plurals ("one of the nines")
+    "doises": 2, "treses": 3, "quatros": 4, "cincos": 5, "seises": 6, "setes": 7, "oitos": 8,
+    "noves": 9, "dezes": 10, "valetes": 11, "damas": 12, "rainhas": 12, "ases": 1,
+    "tweeen": 2, "drieen": 3, "vieren": 4, "vijven": 5, "zessen": 6, "zevens": 7, "achten": 8,
+    "negens": 9, "tienen": 10, "boeren": 11, "vrouwen": 12, "heren": 13,
 }  # fmt: skip
 # Words that are ranks in one language and something else in another: a rank only when a
 # suit or a colour is named right beside them ("as" is English's "as", "un" an article).
@@ -100,6 +105,11 @@ CORNER_WORDS = {
     "nordeste": "NE", "noroeste": "NW", "sudeste": "SE", "sudoeste": "SW",
     "noordoost": "NE", "noordwest": "NW", "zuidoost": "SE", "zuidwest": "SW",
 }  # fmt: skip
+# The cross as it lies on the screen: "top right", "en haut à droite", "rechtsboven".
+SCREEN_VERTICAL = {"top": "N", "upper": "N", "haut": "N", "cima": "N", "boven": "N",
+                   "bottom": "S", "lower": "S", "bas": "S", "baixo": "S", "onder": "S"}  # fmt: skip
+SCREEN_HORIZONTAL = {"right": "E", "droite": "E", "direita": "E", "rechts": "E",
+                     "left": "W", "gauche": "W", "esquerda": "W", "links": "W"}  # fmt: skip
 PILE_CODES = frozenset({"N", "E", "S", "W", "NE", "SE", "SW", "NW"})
 # After these, French "est" is "is" ("c'est", "qu'est-ce", "où est"), not east.
 IS_AFTER = frozenset(
@@ -111,7 +121,7 @@ IS_BEFORE = frozenset({"ce", "il", "elle", "on", "a", "au", "mon", "ma", "le", "
 # Where a card goes (the target follows) and where a pile comes from.
 ONTO = frozenset(
     {"on", "onto", "to", "over", "sur", "au", "aux", "vers", "no", "na", "em", "para",
-     "sobre", "op", "naar", "bij", "in", "into", "dans", "ao", "nos", "nas"}
+     "sobre", "op", "naar", "bij", "in", "into", "dans", "ao", "nos", "nas", "num", "numa"}
 )  # fmt: skip
 FROM = frozenset({"from", "de", "du", "des", "da", "do", "van", "uit", "off"})
 
@@ -251,6 +261,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
               "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
               "pt": ("funciona", "conta", "contam", "calcula", "contar"),
               "nl": ("werkt", "telt", "geteld", "berekend", "tellen")},
+    "options": {"en": ("options", "choices"), "fr": ("options", "choix"),
+                "pt": ("opcoes", "escolhas"), "nl": ("opties", "keuzes", "mogelijkheden")},
     "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
             "nl": ("zeggen", "typen")},
     "score": {
@@ -334,7 +346,9 @@ FILLERS = frozenset(
      "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
      "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "por", "favor",
-     "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij"}
+     "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
+     "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
+     "dank", "bedankt"}
 )  # fmt: skip
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")

@@ -43,9 +43,12 @@ class Timings:
     """Decision times in seconds, per level."""
 
     by_level: dict[str, list[float]] = field(default_factory=dict)
+    cpu_by_level: dict[str, list[float]] = field(default_factory=dict)  # the thread's CPU
 
-    def add(self, level: str, seconds: float) -> None:
+    def add(self, level: str, seconds: float, cpu_seconds: float | None = None) -> None:
         self.by_level.setdefault(level, []).append(seconds)
+        if cpu_seconds is not None:
+            self.cpu_by_level.setdefault(level, []).append(cpu_seconds)
 
 
 def seatings(seats: int) -> list[tuple[int, ...]]:
@@ -83,10 +86,11 @@ def play_game(
         see = getattr(player, "see_everything", None)
         if see is not None:  # the measuring-only omniscient player (never at a table)
             see(state)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         action = player.choose(view)
         if timings is not None:
-            timings.add(levels[seat], time.perf_counter() - started)
+            cpu = time.thread_time() - started_cpu
+            timings.add(levels[seat], time.perf_counter() - started, cpu)
         state, _ = state.apply(seat, rules.parse_action(action))
     else:
         raise RuntimeError("the game did not end")
@@ -142,19 +146,30 @@ class ArenaReport:
             " (lower is better)",
         ]
         for level, times in sorted(self.timings.by_level.items()):
-            ordered = sorted(times)
-            p50 = ordered[len(ordered) // 2] * 1000
-            p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
-            out.append(
-                f"  decisions {level:<10} n={len(ordered):>8}  p50 {p50:7.3f} ms"
-                f"  p99 {p99:7.3f} ms  max {ordered[-1] * 1000:8.3f} ms"
+            p50, p99, top = _percentiles(times)
+            line = (
+                f"  decisions {level:<10} n={len(times):>8}  p50 {p50:7.3f} ms"
+                f"  p99 {p99:7.3f} ms  max {top:8.3f} ms"
             )
+            cpu = self.timings.cpu_by_level.get(level)
+            if cpu:
+                line += "   (CPU time: p50 {:.3f}  p99 {:.3f}  max {:.3f} ms)".format(
+                    *_percentiles(cpu)
+                )
+            out.append(line)
         per_cpu = games / self.cpu_seconds if self.cpu_seconds else 0.0
         out.append(
             f"  {games / self.seconds:.2f} games/s ({self.seconds:.1f} s wall);"
             f" {per_cpu:.2f} games per CPU second on one core"
         )
         return out
+
+
+def _percentiles(seconds: Sequence[float]) -> tuple[float, float, float]:
+    """p50, p99 and max, in milliseconds."""
+    ordered = sorted(seconds)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return ordered[len(ordered) // 2] * 1000, p99 * 1000, ordered[-1] * 1000
 
 
 def run_arena(

@@ -694,9 +694,10 @@ def idle_limit(table: Table) -> float:
 def _dry_run(table: Table, entry: Mapping[str, Any]) -> None:
     """Raise the ``TableError`` that applying ``entry`` would raise; change nothing.
 
-    The lobby's copy shares no mutable part that a join changes (it adds a seat).
+    A join changes only the seats (and the count): the copy has seats of its own and
+    shares the rest (game states are never changed in place).
     """
-    dataclasses.replace(table, seats=dict(table.seats), state=None).apply(entry)
+    dataclasses.replace(table, seats=dict(table.seats)).apply(entry)
 
 
 def _trim(answered: OrderedDict[tuple[int, str], dict[str, Any]]) -> None:

@@ -151,7 +151,9 @@ class Table:
         seat = int(entry["seat"])
         if self.locked:
             raise TableError("table_locked", table=self.code)
-        if self.status != "lobby":
+        # A latecomer takes a seat beyond the game under way: the phone watches (its seat
+        # view has no state) and plays from the next game on.
+        if self.state is not None and self.status != "lobby" and seat < self.state.seats:
             raise TableError("game_in_progress", table=self.code)
         if seat in self.seats or seat >= self.max_seats:
             raise TableError("table_full", table=self.code, seats=self.max_seats)
@@ -177,8 +179,8 @@ class Table:
         info = self.seats.get(seat) if isinstance(seat, int) else None
         if info is None:
             raise TableError("no_such_seat", seat=seat)
-        if self.status == "lobby":
-            del self.seats[info.seat]
+        if self.status == "lobby" or self.state is None or info.seat >= self.state.seats:
+            del self.seats[info.seat]  # not in the game under way: nobody takes over
         else:
             # Mid-game the seat keeps its cards and a computer player takes it over,
             # under a bot's name of its own (older logs have none: the player's).

@@ -57,13 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     configure_logging()
-    login = service_url(args.broker, "web", args.secret_file)
     certificate = None
     if args.https:
         if args.tls_dir is None:
             print("python -m services.web: --https needs --tls-dir", file=sys.stderr)
             return 2
         certificate = CertificateFiles.in_folder(args.tls_dir)
+    login = service_url(args.broker, "web", args.secret_file)
     try:
         run_web(
             broker_url=args.broker,

@@ -127,7 +127,7 @@ def _script(char: str) -> str:
 
 @bp.get("/config")
 def config() -> Response:
-    return jsonify(**_connection(), languages=list(LANGUAGES))
+    return jsonify(**_connection(), languages=list(LANGUAGES), max_name=MAX_NAME)
 
 
 @bp.post("/tables")
@@ -158,6 +158,24 @@ def create_table() -> Response | tuple[Response, int]:
         join_url=settings().join_url(table),
         **_connection(),
     )
+
+
+@bp.get("/tables/<table>")
+def table_info(table: str) -> Response | tuple[Response, int]:
+    """What the join page shows before a name is typed: the game, its rules, locked or not."""
+    table = table.upper()
+    if not is_table_code(table):
+        return error("unknown_table", table=table)
+    peek = getattr(lobby(), "peek", None)
+    if peek is None:
+        return error("unavailable")
+    try:
+        summary = peek(table)
+    except LobbyUnavailableError:
+        return error("tables_unavailable")
+    if summary is None:
+        return error("unknown_table", table=table)
+    return jsonify(**summary)
 
 
 @bp.post("/tables/<table>/join")

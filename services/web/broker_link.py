@@ -55,6 +55,14 @@ class LazyMqttLobby:
             lobby = self._lobby
         return lobby.request(op, message)
 
+    def peek(self, table: str, wait: float = 1.0) -> dict[str, Any] | None:
+        """A table's public summary (see ``MqttLobby.peek``)."""
+        with self._lock:
+            if self._lobby is None:
+                self._lobby = self._connect()
+            lobby = self._lobby
+        return lobby.peek(table, wait)
+
     def close(self) -> None:
         with self._lock:
             if self._client is not None:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from protocol import PROTOCOL_VERSION
 from protocol.messages import ProtocolError
-from protocol.topics import LOBBY_OPS, lobby_request, lobby_response
+from protocol.topics import BASE, LOBBY_OPS, lobby_request, lobby_response
 from services.wire import decode, encode
 
 _REQUEST_KIND = {"create": "lobby_create", "join": "lobby_join"}
@@ -44,6 +44,19 @@ class Lobby(Protocol):
     def request(self, op: str, message: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
+def table_summary(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What a join page may show before a name is typed: public, no credentials in it."""
+    return {
+        "table": view["table"],
+        "game": view["game"],
+        "status": view["status"],
+        "locked": bool(view.get("locked")),
+        "players": [str(player.get("name", "")) for player in view.get("players", [])],
+        "options": dict(view.get("options") or {}),
+        "option_specs": list(view.get("option_specs") or []),
+    }
+
+
 class Transport(Protocol):
     """The little the lobby needs from an MQTT connection (see ``services.mqtt``)."""
 
@@ -64,8 +77,13 @@ class MqttLobby:
         self._timeout = timeout
         self._waiting: dict[str, Future[dict[str, Any]]] = {}
         self._lock = threading.Lock()
+        # The public views (retained) tell a join page which game it joins, and whether
+        # the table is locked, before the player types a name.
+        self._summaries: dict[str, dict[str, Any]] = {}
+        self._seen = threading.Condition(self._lock)
         for op in LOBBY_OPS:
             transport.subscribe(lobby_response(op), self._on_response)
+        transport.subscribe(f"{BASE}/table/+/view", self._on_table_view)
 
     def request(self, op: str, message: Mapping[str, Any]) -> dict[str, Any]:
         """Send one request and wait for its response; raise ``LobbyError`` if refused."""
@@ -88,6 +106,29 @@ class MqttLobby:
         finally:
             with self._lock:
                 self._waiting.pop(request_id, None)
+
+    def peek(self, table: str, wait: float = 1.0) -> dict[str, Any] | None:
+        """The summary of ``table``'s newest public view, waiting up to ``wait`` s for one."""
+        with self._seen:
+            self._seen.wait_for(lambda: table in self._summaries, timeout=wait)
+            known = self._summaries.get(table)
+        if known is None:
+            return None
+        return {name: value for name, value in known.items() if name != "_order"}
+
+    def _on_table_view(self, topic: str, payload: bytes) -> None:
+        try:
+            view = decode("table_view", payload)
+        except ProtocolError:
+            return
+        with self._seen:
+            known = self._summaries.get(view["table"])
+            if known is None or known["_order"] <= (view["epoch"], view["seq"]):
+                self._summaries[view["table"]] = {
+                    **table_summary(view),
+                    "_order": (view["epoch"], view["seq"]),
+                }
+                self._seen.notify_all()
 
     def _on_response(self, topic: str, payload: bytes) -> None:
         try:

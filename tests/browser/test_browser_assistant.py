@@ -40,10 +40,10 @@ def test_a_phone_plays_and_asks_in_words(open_page: Callable[..., Any]) -> None:
 
     # A question, answered to the one who asked, in French for Ana.
     type_line(ana, "c'est à qui ?")
-    ana.wait_for_selector("#toast:not([hidden])")
+    ana.wait_for_selector("#answer:not([hidden])")  # a note, not the refusals' toast
     # Spoken to: "C'est à toi" to the mover, the mover's name to the other.
     expected = words("fr")["answer.turn_you"] if mover is ana else words("fr")["answer.turn"]
-    assert ana.inner_text("#toast") == expected.replace("{seat}", "Bob")
+    assert ana.inner_text("#answer-text") == expected.replace("{seat}", "Bob")
 
     # Nonsense is refused with the line quoted back.
     type_line(waiting, "the weather is lovely")

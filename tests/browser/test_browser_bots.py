@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from browser_play import is_my_turn, join, table_code, two_players_joined
-from conftest import GameStack
 
 from services.bots.runner import BotsRunner
 
@@ -16,15 +15,26 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def bots(game_stack: GameStack) -> Iterator[BotsRunner]:
+def bots(game_stack: Any) -> Iterator[BotsRunner]:
     with BotsRunner(game_stack.endpoint.service_url("bots"), think_seconds=0.2) as runner:
         runner.start()
         yield runner
 
 
+@pytest.fixture
+def lan_page(open_lan_page: Callable[..., Any], game_stack: Any) -> Callable[..., Any]:
+    """Pages as a phone on the LAN meets them: http://gamenight.test:PORT/..."""
+
+    def open_page(kind: str, path: str = "/", **options: Any) -> Any:
+        return open_lan_page(kind, game_stack.url + path, **options)
+
+    return open_page
+
+
 def test_the_host_sets_a_bots_level_and_the_hint_lights_up_a_move(
-    open_page: Callable[..., Any], bots: BotsRunner
+    lan_page: Callable[..., Any], bots: BotsRunner
 ) -> None:
+    open_page = lan_page
     tv = open_page("tv", "/", label="tv")
     code = table_code(tv)
     ana = open_page("phone", f"/join/{code}", label="Ana")
@@ -50,9 +60,9 @@ def test_the_host_sets_a_bots_level_and_the_hint_lights_up_a_move(
 
 
 def test_the_tv_says_a_bot_plays_for_a_player_who_went_away(
-    open_page: Callable[..., Any], bots: BotsRunner
+    lan_page: Callable[..., Any], bots: BotsRunner
 ) -> None:
-    tv, ana, bob = two_players_joined(open_page)
+    tv, ana, bob = two_players_joined(lan_page)
     tv.click("#lobby-controls [data-op=start]")
     for phone in (ana, bob):
         phone.wait_for_selector("#play:not([hidden]) #hand .card")

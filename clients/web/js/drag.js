@@ -18,6 +18,9 @@ function clearHover() {
  * targets); `drop(selection, pileName | null)` when it ends. A short tap stays a click.
  */
 export function dragSource(element, selection, { begin, drop }) {
+  // The finger drags the card or pile, it does not scroll the page (which would cancel).
+  element.classList.add("draggable");
+  element.style.touchAction = "none";
   element.addEventListener(
     "click",
     (event) => {

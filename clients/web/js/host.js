@@ -68,7 +68,7 @@ function optionField(spec, value, send, enabled) {
     });
   }
   input.disabled = !enabled;
-  return el("div", { class: "option" }, [label, input]);
+  return el("div", { class: `option${enabled ? "" : " locked"}` }, [label, input]);
 }
 
 function playerRow(player, view, send) {
@@ -170,8 +170,8 @@ export function renderHostControls(container, view, send, { minSeats = 2 } = {})
   if (view.status === "playing" || view.status === "round_over") {
     table.append(button(t("ui.end_session"), "end_session", send));
   }
-  parts.push(table);
-  container.replaceChildren(...parts);
+  // The buttons first: Start is in view at once, above the whole rules form.
+  container.replaceChildren(table, ...parts);
 }
 
 /** A key that changes only when what the host controls show changes (keeps focus). */

@@ -55,19 +55,71 @@ export function has(key) {
   return key in (catalogues[current] || {}) || key in (catalogues.en || {});
 }
 
-/** The text of `key` in the current language with `{param}` filled in. */
+function lookup(key) {
+  return catalogues[current]?.[key] ?? catalogues.en?.[key];
+}
+
+/**
+ * The number a sentence agrees with: `count` if given, else the first number among the
+ * parameters its template names ("{deal} cards each"), a list counting its items.
+ */
+function pluralNumber(template, params) {
+  if (typeof params.count === "number") return params.count;
+  for (const [, name] of template.matchAll(/\{(\w+)\}/g)) {
+    if (typeof params[name] === "number") return params[name];
+    if (Array.isArray(params[name])) return params[name].length; // "{winners} win"
+  }
+  return null;
+}
+
+// Words a language fuses once a parameter is filled in: "em a pilha" is "na pilha".
+const CONTRACTIONS = {
+  fr: [[/\bà le\b/g, "au"], [/\bà les\b/g, "aux"], [/\bde le\b/g, "du"], [/\bde les\b/g, "des"]],
+  pt: [
+    [/\bem o\b/g, "no"], [/\bem a\b/g, "na"], [/\bde o\b/g, "do"], [/\bde a\b/g, "da"],
+    [/\ba o\b/g, "ao"], [/\bpor o\b/g, "pelo"], [/\bpor a\b/g, "pela"],
+    [/\bEm o\b/g, "No"], [/\bEm a\b/g, "Na"], [/\bDe o\b/g, "Do"], [/\bDe a\b/g, "Da"],
+  ],
+};
+
+function contract(text) {
+  for (const [pattern, fused] of CONTRACTIONS[current] || []) text = text.replace(pattern, fused);
+  return text;
+}
+
+/**
+ * The text of `key` in the current language with `{param}` filled in. A key may have
+ * plural forms beside it ("ui.n_cards.one" next to "ui.n_cards", the other form): the
+ * language's plural rule (Intl.PluralRules) picks one for the sentence's number.
+ */
 export function t(key, params = {}) {
-  const template = catalogues[current]?.[key] ?? catalogues.en?.[key];
+  let template = lookup(key);
   if (template === undefined) return key;
-  return template.replace(/\{(\w+)\}/g, (whole, name) =>
+  const number = pluralNumber(template, params);
+  if (number !== null) {
+    const form = new Intl.PluralRules(current).select(number);
+    template = lookup(`${key}.${form}`) ?? template;
+  }
+  const filled = template.replace(/\{(\w+)\}/g, (whole, name) =>
     name in params ? String(paramFormatter(name, params[name], params)) : whole,
   );
+  return contract(filled);
+}
+
+/** Names or piles as the language lists them: "Ana, Bob and Zoé", "Ana, Bob et Zoé". */
+export function listOf(values, type = "conjunction") {
+  return new Intl.ListFormat(current, { style: "long", type }).format(values.map(String));
+}
+
+/** A sentence starts with a capital, even when it starts with a parameter ("la pile…"). */
+export function sentence(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(current) + text.slice(1) : text;
 }
 
 /** The message of a coded error or event; an unknown code still says something useful. */
 export function describe(kind, item) {
   const key = `${kind}.${item.code}`;
-  if (has(key)) return t(key, item.params || {});
+  if (has(key)) return sentence(t(key, item.params || {}));
   return t(`${kind}.unknown`, { code: item.code });
 }
 

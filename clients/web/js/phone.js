@@ -2,17 +2,18 @@
 // seat's own view says, always the newest one, and acts only through seat intents.
 
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
-import { language, languageSwitch, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { language, languageSwitch, listOf, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
 import { botTags, renderHostControls, standInTag } from "./host.js";
 import { cardElement, cardText, sortHand } from "./cards.js";
 import {
-  allNames, answerText, errorText, eventText, gameModule, nameOf, setGame, setNames,
+  allNames, answerText, errorText, eventText, gameModule, nameOf, optionLines, setGame, setNames,
 } from "./table.js";
 import { dragSource } from "./drag.js";
 import { listen, recogniserClass } from "./speech.js";
 import { keepAwake } from "./wakelock.js";
 import { showVoiceInput } from "./capabilities.js";
+import { wireVoice } from "./voice.js";
 
 const STORE = "gamenight.seats";
 const NAME_KEY = "gamenight.name";
@@ -31,6 +32,8 @@ const page = {
   goOutMode: false,
   pending: null, // {id, timer}
   saying: null, // the id of the line sent to the assistant, until it is answered
+  joinInfo: null, // what the join page knows of the table before joining
+  lastEvent: null,
   presenceFixedAt: 0,
 };
 
@@ -72,6 +75,59 @@ function showJoin(table, messageKey = null) {
   $("join-name").value = localStorage.getItem(NAME_KEY) || "";
   $("join-error").textContent = messageKey ? t(messageKey) : "";
   (table ? $("join-name") : $("join-code")).focus();
+  if (table) showTableInfo(table);
+}
+
+/** Before a name is typed: which table and game this is, and whether it can be joined. */
+async function showTableInfo(table) {
+  let summary = null;
+  try {
+    const response = await fetch(`/api/tables/${table}`);
+    summary = await response.json();
+  } catch {
+    return; // the join itself will say what is wrong
+  }
+  page.joinInfo = summary;
+  renderJoinInfo();
+}
+
+function renderJoinInfo() {
+  const summary = page.joinInfo;
+  const info = $("join-info");
+  if (!summary || $("join-form").hidden) return;
+  const button = $("join-form").querySelector("button[type=submit]");
+  if (summary.error) {
+    info.hidden = true;
+    $("join-error").textContent = errorText(summary.error);
+    return;
+  }
+  const lines = [t("ui.joining", { table: summary.table, game: t(`game.${summary.game}`) })];
+  if (summary.players.length) {
+    lines.push(t("ui.already_here", { count: summary.players.length, names: listOf(summary.players) }));
+  } else if (!summary.locked) {
+    lines.push(t("ui.first_here"));
+  }
+  if (summary.locked) lines.push(t("error.table_locked"));
+  else if (summary.status !== "lobby") lines.push(t("ui.join_to_watch"));
+  info.replaceChildren(...lines.map((line) => el("span", { class: "line", text: line })));
+  info.classList.toggle("locked", summary.locked);
+  info.hidden = false;
+  // A locked table says so at once: no name to type for nothing.
+  $("join-name").disabled = summary.locked;
+  button.disabled = summary.locked;
+}
+
+/** A name over the limit is refused with a word, never cut short silently. */
+function checkNameLength() {
+  const max = page.config?.max_name || 24;
+  const name = $("join-name").value.trim();
+  const tooLong = name.length > max;
+  $("join-name").setAttribute("aria-invalid", String(tooLong));
+  const shown = $("join-error");
+  if (tooLong) shown.textContent = t("ui.name_too_long", { max, count: name.length });
+  else if (shown.dataset.kind === "length") shown.textContent = "";
+  shown.dataset.kind = tooLong ? "length" : "";
+  return !tooLong;
 }
 
 async function onJoin(event) {
@@ -82,6 +138,7 @@ async function onJoin(event) {
     $("join-error").textContent = errorText({ code: "unknown_table", params: { table: code } });
     return;
   }
+  if (!checkNameLength()) return;
   const button = event.submitter || $("join-form").querySelector("button");
   button.disabled = true;
   const result = await postJson(`/api/tables/${code}/join`, { name, lang: language() });
@@ -207,11 +264,16 @@ function onReply(reply) {
     return;
   }
   if (page.link) page.link.settle(reply.id);
+  if (page.saying && reply.id === page.saying && reply.data?.heard) {
+    showHeard(reply.data.heard); // what the assistant heard; the answer follows
+    return;
+  }
   if (page.hintAsked && reply.id === page.hintAsked.id) {
     const asked = page.hintAsked;
     page.hintAsked = null;
     const action = reply.status === "ok" ? reply.data?.action : null;
-    if (!action) toast(reply.status === "error" ? errorText(reply.error) : t("ui.hint_none"));
+    if (!action && reply.status === "error") toast(errorText(reply.error));
+    else if (!action) showAnswer(t("ui.hint_none")); // an answer, not a refusal
     else if (page.seatView?.seq === asked.seq) page.hint = { seq: asked.seq, action };
     render();
     return;
@@ -219,7 +281,7 @@ function onReply(reply) {
   if (page.saying && reply.id === page.saying) {
     page.saying = null;
     if (reply.status === "error") toast(errorText(reply.error));
-    else if (reply.data?.answer) toast(answerText(reply.data), 8000);
+    else if (reply.data?.answer) showAnswer(answerText(reply.data));
     return; // an accepted line shows as the new view
   }
   if (!page.pending || reply.id !== page.pending.id) return;
@@ -234,7 +296,9 @@ function onReply(reply) {
 
 function onEvents(message) {
   const last = message.events[message.events.length - 1];
-  if (last) $("last-event").textContent = eventText(last);
+  if (!last) return;
+  page.lastEvent = last; // kept as code and parameters: a change of language rewords it
+  $("last-event").textContent = eventText(last);
 }
 
 // ------------------------------------------------------------------ acting
@@ -253,6 +317,10 @@ function stillSelectable(selection) {
 /** Send one action, carrying the seq of the view it was chosen on. */
 function act(action) {
   if (page.pending || !page.seatView || !page.link) return;
+  if (page.tableView?.paused) {
+    toast(t("error.table_paused"));
+    return;
+  }
   const id = newId("a");
   const player = page.seatView.player || page.creds.player_id;
   page.link.deliver(seatTopic("intent"), { v: 1, id, op: "act", seq: page.seatView.seq, player, action });
@@ -307,24 +375,62 @@ function sayLine(text) {
   page.link.publish(seatTopic("say"), { v: 1, id: page.saying, text: line.slice(0, 200), lang: language() });
 }
 
+/** The assistant's answer: a note at the top, clear of the typing line and the hand. */
+function showAnswer(text) {
+  const note = $("answer");
+  $("answer-text").textContent = text;
+  note.hidden = false;
+  clearTimeout(showAnswer.timer);
+  showAnswer.timer = setTimeout(() => {
+    note.hidden = true;
+  }, 10000);
+}
+
 function wireSayForm() {
+  $("answer-close").addEventListener("click", () => {
+    $("answer").hidden = true;
+  });
   const input = $("say-text");
   $("say-form").addEventListener("submit", (event) => {
     event.preventDefault();
     sayLine(input.value);
     input.value = "";
   });
-  if (showVoiceInput($("say-listen"), $("say-hint")) && recogniserClass()) {
-    $("say-listen").addEventListener("click", () =>
-      listen(
-        (heard) => {
-          input.value = heard;
-          sayLine(heard);
-        },
-        () => toast(t("ui.say_not_heard")),
-      ),
+  const listenInBrowser = () =>
+    listen(
+      (heard) => {
+        input.value = heard;
+        sayLine(heard);
+      },
+      () => toast(t("ui.say_not_heard")),
     );
+  // Shown only where the microphone works (capabilities.js); else the dictation hint.
+  if (showVoiceInput($("say-listen"), $("say-hint"))) {
+    wireVoice($("say-listen"), {
+      send: sendClip,
+      newId,
+      lang: language,
+      onListening: () => toast(t("ui.voice_listening")),
+      onFailure: () => toast(t("ui.voice_no_microphone"), 8000),
+      // Offline recognition is English: another language uses the browser's, if any.
+      preferBrowser: () => Boolean(recogniserClass()) && language() !== "en",
+      listenInBrowser,
+    });
   }
+}
+
+/** A recorded clip, on the seat's voice topic: the assistant hears it, then answers. */
+function sendClip(bytes, clipId) {
+  if (!page.link || !page.creds) return;
+  page.saying = clipId;
+  $("say-heard").hidden = true;
+  page.link.client.publish(seatTopic("voice"), bytes, { qos: 1 });
+}
+
+function showHeard(text) {
+  const line = $("say-heard");
+  line.textContent = t("ui.voice_heard", { text });
+  line.hidden = false;
 }
 
 function select(selection) {
@@ -387,7 +493,7 @@ function actionButtons(state) {
   const buttons = [];
   const add = (kind, text, onClick, primary = false) => {
     const button = el("button", { type: "button", class: primary ? "primary" : "", text, "data-action": kind });
-    button.disabled = Boolean(page.pending);
+    button.disabled = Boolean(page.pending) || Boolean(page.tableView?.paused);
     button.addEventListener("click", onClick);
     buttons.push(button);
   };
@@ -460,11 +566,13 @@ function beginDrag(selection) {
 }
 
 function dropOn(selection, target) {
-  page.selection = selection;
   if (!target) {
+    // Dropped nowhere, or the drag was cancelled: nothing stays picked up.
+    page.selection = null;
     render();
     return;
   }
+  page.selection = selection;
   if (target === "stock") onStock();
   else if (target === "discard") onDiscard();
   else onPile(target);
@@ -479,18 +587,31 @@ function markTargets() {
   }
 }
 
+const DOING = { draw: "ui.is_drawing", discard: "ui.is_discarding" };
+
+/** "Daan is drawing": what the seat to play is doing, not an order to it. */
+function othersTurnText(state) {
+  const text = t(DOING[state.phase] || "ui.is_playing", { name: nameOf(state.current_seat) });
+  return state.last_turn ? `${text} · ${t("phase.last_turn")}` : text;
+}
+
 function renderPlay(view, table) {
   const state = view.state;
   $("play").dataset.seq = String(view.seq); // what the hand shows: tests and bug reports read it
   const module = gameModule(state.game);
-  const mine = state.current_seat === view.seat;
+  const paused = Boolean(table?.paused);
+  // While the game is paused nobody is to play: no "your turn", no active buttons.
+  const mine = state.current_seat === view.seat && !paused;
   const turn = $("turn-line");
-  turn.textContent = mine
-    ? t("ui.your_turn", { phase: module.phaseText(state) })
-    : state.current_seat === null
-      ? t(`status.${table?.status || "round_over"}`)
-      : t("ui.waiting_for", { name: nameOf(state.current_seat), phase: module.phaseText(state) });
+  turn.textContent = paused
+    ? t("ui.game_paused")
+    : mine
+      ? t("ui.your_turn", { phase: module.phaseText(state) })
+      : state.current_seat === null
+        ? t(`status.${table?.status || "round_over"}`)
+        : othersTurnText(state);
   turn.classList.toggle("mine", mine);
+  turn.classList.toggle("paused", paused);
   $("others").replaceChildren(
     ...allNames(state.hand_counts.length)
       .map((name, seat) => ({ name, seat }))
@@ -519,12 +640,13 @@ function renderPlay(view, table) {
     onStock,
     onDiscard,
     hint: mine ? state.hint : null,
+    paused,
     names: allNames(state.hand_counts.length),
     dragPile: (cell, name) =>
       legalActions().some((action) => action.type === "move" && action.from === name) &&
       dragSource(cell, { pile: name }, { begin: beginDrag, drop: dropOn }),
   });
-  $("actions").replaceChildren(...(mine ? actionButtons(state) : []));
+  $("actions").replaceChildren(...(state.current_seat === view.seat ? actionButtons(state) : []));
   renderHand(state);
   markHint();
   page.shownState = state;
@@ -534,10 +656,21 @@ function renderWaiting(view, table) {
   $("play").hidden = true;
   $("waiting").hidden = false;
   const status = table?.status || "lobby";
+  // A latecomer: the game under way has no hand for this seat; it watches until the next.
+  const watching = Boolean(table?.state) && !view?.state && status !== "lobby";
   const text = status === "lobby"
     ? t(view?.host ? "ui.waiting_host_start" : "ui.waiting_start")
-    : t(`status.${status}`);
+    : watching
+      ? t("ui.watching")
+      : t(`status.${status}`);
   $("waiting-text").textContent = text;
+  renderChosenGame(table, status);
+  const watchBoard = $("watch-board");
+  watchBoard.hidden = !(watching && status === "playing");
+  if (!watchBoard.hidden) {
+    const module = gameModule(table.game);
+    module.renderBoard(watchBoard, table.state, { names: allNames(table.state.hand_counts.length) });
+  }
   $("lobby-players").replaceChildren(
     ...(table?.players || []).map((player) =>
       el("div", { class: `player-chip${player.online ? " online" : ""}`, role: "listitem" }, [
@@ -557,6 +690,22 @@ function renderWaiting(view, table) {
     parts.push(controls);
   }
   $("score-body").replaceChildren(...parts);
+}
+
+/** Which game and rules the host chose, for everyone waiting (not the host's own form). */
+function renderChosenGame(table, status) {
+  const box = $("waiting-game");
+  if (!table || status !== "lobby" || page.seatView?.host) {
+    box.replaceChildren();
+    return;
+  }
+  const module = gameModule(table.game);
+  const shown = module.shownOptions ? module.shownOptions(table.options) : module.SHOWN_OPTIONS;
+  box.replaceChildren(
+    el("p", { class: "muted", text: t("ui.chosen_game") }),
+    el("h2", { text: t(`game.${table.game}`) }),
+    el("ul", {}, optionLines(table, shown).map((line) => el("li", { text: line }))),
+  );
 }
 
 function render() {
@@ -598,11 +747,16 @@ document.addEventListener("visibilitychange", () => {
 async function main() {
   await setLanguage(preferredLanguage());
   translatePage();
-  languageSwitch($("lang"), render);
+  languageSwitch($("lang"), () => {
+    renderJoinInfo();
+    if (page.lastEvent) $("last-event").textContent = eventText(page.lastEvent);
+    render();
+  });
   fourColourToggle($("four-colour"));
   wireSayForm();
   closableDialogs();
   $("join-form").addEventListener("submit", onJoin);
+  $("join-name").addEventListener("input", checkNameLength);
   $("host-open").addEventListener("click", () => {
     if (!page.tableView) return;
     renderHostControls($("host-panel-body"), page.tableView, sendHost);

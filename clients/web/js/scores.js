@@ -8,7 +8,7 @@ import { t } from "./i18n.js";
 export function roundsTable(sheet, names, scores, winners, extraClass = "") {
   const seats = names.map((name, seat) => ({ name, seat }));
   const head = el("tr", {}, [
-    el("th", { text: t("ui.round_points") }),
+    el("th", { text: t("ui.round") }),
     ...seats.map(({ name, seat }) => el("th", { text: `${winners.has(seat) ? "★ " : ""}${name}` })),
   ]);
   const rows = sheet.map((row) =>

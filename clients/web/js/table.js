@@ -2,7 +2,7 @@
 // coded events and errors, and which game module draws the board.
 
 import { cardName, cardText } from "./cards.js";
-import { describe, has, setParamFormatter, t } from "./i18n.js";
+import { describe, has, listOf, sentence, setParamFormatter, t } from "./i18n.js";
 import * as kings from "./games/kings.js";
 import * as crowns from "./games/crowns.js";
 
@@ -54,15 +54,17 @@ function formatParam(name, value) {
   const card = speaking ? cardName : cardText;
   if (Array.isArray(value)) {
     if (value.every(looksLikeCard)) return list(value.map(card));
-    if (name === "seats" || name === "winners") return list(value.map(nameOf));
-    if (name === "piles") return list(value.map((pile) => (has(`pile.${pile}`) ? t(`pile.${pile}`) : pile)));
+    if (name === "seats" || name === "winners") return listOf(value.map(nameOf));
+    if (name === "piles") {
+      return listOf(value.map((pile) => (has(`pile.${pile}`) ? t(`pile.${pile}`) : pile)), "disjunction");
+    }
     return list(value.map(String));
   }
   if (CARD_PARAMS.has(name) && looksLikeCard(value)) return card(value);
   if (PILE_PARAMS.has(name) && has(`pile.${value}`)) return t(`pile.${value}`);
   if (SEAT_PARAMS.has(name) && Number.isInteger(value)) return nameOf(value);
   if (name === "game" && has(`game.${value}`)) return t(`game.${value}`);
-  if (name === "wild_rank" && Number.isInteger(value)) return t(`rank.${FACE_RANKS[value] || value}`);
+  if (name === "wild_rank" && Number.isInteger(value)) return t(`rank_plural.${FACE_RANKS[value] || value}`);
   if ((name === "wild" || name === "rank") && has(`rank.${value}`)) return t(`rank.${value}`);
   if ((name === "reason" || name === "method") && has(`reason.${value}`)) return t(`reason.${value}`);
   if (name === "option" && has(`option.${value}`)) return t(`option.${value}`);
@@ -87,7 +89,7 @@ export function eventText(event, { spoken = false } = {}) {
   try {
     const params = { ...event.params, player: nameOf(event.seat) };
     const key = eventKey(event);
-    return key ? t(key, params) : describe("event", { code: event.code, params });
+    return key ? sentence(t(key, params)) : describe("event", { code: event.code, params });
   } finally {
     speaking = false;
   }
@@ -113,6 +115,6 @@ export function optionLines(view, shown) {
       let text = String(value);
       if (has(valueKey)) text = t(valueKey);
       else if (typeof value === "boolean") text = t(value ? "ui.on" : "ui.off");
-      return `${t(`option.${spec.name}`)}: ${text}`;
+      return t("ui.option_line", { option: t(`option.${spec.name}`), value: text });
     });
 }

@@ -21,7 +21,12 @@ const SPOKEN = new Set([
 ]);
 
 const $ = (id) => document.getElementById(id);
-const page = { config: null, saved: null, link: null, view: null, hostKey: null, sheetKey: null, network: null };
+const page = {
+  config: null, saved: null, link: null, view: null, hostKey: null, sheetKey: null, network: null,
+  // The log as events (codes and parameters, newest last): words are chosen when drawn,
+  // so a change of language rewords every line.
+  logEvents: [],
+};
 
 function sendHost(op, params) {
   if (!page.link) return;
@@ -56,9 +61,7 @@ function renderLobby(view) {
 function playerChips(view, module) {
   const state = view.state;
   return view.players.map((player) => {
-    const stats = module.seatStats(state, player.seat).map((stat) =>
-      el("span", { class: "stat" }, [`${stat.label} `, el("b", { text: String(stat.value) })]),
-    );
+    const stats = module.seatStats(state, player.seat).map((stat) => el("span", { class: "stat", text: stat.text }));
     const chip = el("div", { class: "player-chip", role: "listitem", "data-seat": player.seat }, [
       el("span", { class: "dot", "aria-hidden": "true" }),
       el("span", { class: "name", text: player.name }),
@@ -69,7 +72,11 @@ function playerChips(view, module) {
       ...stats,
     ]);
     chip.classList.toggle("online", player.online);
-    chip.classList.toggle("turn", state.current_seat === player.seat);
+    const turn = state.current_seat === player.seat;
+    chip.classList.toggle("turn", turn);
+    chip.classList.toggle("paused", turn && Boolean(view.paused));
+    if (turn) chip.prepend(el("span", { class: "turn-arrow", "aria-hidden": "true", text: "▶" }));
+    chip.title = player.name;
     return chip;
   });
 }
@@ -79,8 +86,9 @@ function renderGame(view, previous) {
   const state = view.state;
   $("players").replaceChildren(...playerChips(view, module));
   const before = previous && previous.game === view.game ? previous.state : null;
-  module.renderBoard($("board"), state, { previous: before, names: allNames(view.players.length) });
-  const lines = optionLines(view, module.SHOWN_OPTIONS);
+  // Names of the seats in the game (a latecomer waiting for the next one has no hand).
+  module.renderBoard($("board"), state, { previous: before, names: allNames(state.hand_counts.length) });
+  const lines = optionLines(view, module.shownOptions ? module.shownOptions(view.options) : module.SHOWN_OPTIONS);
   $("options-shown").replaceChildren(
     el("h2", { text: t(`game.${view.game}`) }),
     el("ul", {}, lines.map((line) => el("li", { text: line }))),
@@ -96,7 +104,9 @@ function renderHeadline(view) {
   }
   const module = gameModule(view.game);
   const parts = [module.roundText(state)];
-  if (view.status === "playing" && state.current_seat !== null) {
+  if (view.status === "playing" && view.paused) {
+    parts.push(" · ", el("span", { class: "paused-name", text: t("ui.paused") }));
+  } else if (view.status === "playing" && state.current_seat !== null) {
     parts.push(" · ", el("span", { class: "turn-name", text: t("ui.turn_of", { name: nameOf(state.current_seat) }) }));
     parts.push(" · ", module.phaseText(state));
   } else {
@@ -119,7 +129,7 @@ function renderScoreSheet(view) {
   const module = gameModule(view.game);
   $("score-title").textContent =
     view.status === "finished" ? t("ui.game_over") : t("ui.round_over", { round: view.state.round });
-  $("score-body").replaceChildren(module.scoreSheet(view.state, allNames(view.players.length)));
+  $("score-body").replaceChildren(module.scoreSheet(view.state, allNames(view.state.hand_counts.length)));
   const next = view.status === "finished"
     ? el("button", { type: "button", class: "primary", "data-op": "rematch", text: t("ui.rematch") })
     : el("button", { type: "button", class: "primary", "data-op": "next_round", text: t("ui.next_round") });
@@ -154,13 +164,22 @@ function render(view) {
 // ------------------------------------------------------------------ events
 
 function onEvents(message) {
-  const log = $("log");
   for (const event of message.events) {
-    const text = eventText(event);
-    log.prepend(el("li", { text, "data-code": event.code }));
+    page.logEvents.push(event);
     if (SPOKEN.has(event.code)) say(eventText(event, { spoken: true }));
   }
-  while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
+  page.logEvents.splice(0, Math.max(0, page.logEvents.length - LOG_LENGTH));
+  renderLog();
+}
+
+/** The log, newest first in the list (the style puts it at the bottom, always in view). */
+function renderLog() {
+  $("log").replaceChildren(
+    ...page.logEvents
+      .slice()
+      .reverse()
+      .map((event) => el("li", { text: eventText(event), "data-code": event.code })),
+  );
 }
 
 function onHostReply(reply) {
@@ -233,7 +252,10 @@ async function startOver() {
 async function main() {
   await setLanguage(preferredLanguage());
   translatePage();
-  languageSwitch($("lang"), () => page.view && ((page.hostKey = null), (page.sheetKey = null), render(page.view)));
+  languageSwitch($("lang"), () => {
+    renderLog();
+    if (page.view) (page.hostKey = null), (page.sheetKey = null), render(page.view);
+  });
   speechToggle($("speech-toggle"));
   fourColourToggle($("four-colour"));
   closableDialogs();

@@ -27,11 +27,12 @@ export function phaseText(state) {
   return state.last_turn ? `${phase} · ${t("phase.last_turn")}` : phase;
 }
 
+/** What the TV lists for one seat: cards in hand (or "out" once laid down) and points. */
 export function seatStats(state, seat) {
-  return [
-    { label: t("ui.cards"), value: state.hand_counts[seat] },
-    { label: t("ui.score"), value: state.scores[seat] },
-  ];
+  const count = state.hand_counts[seat];
+  if (count === undefined) return [{ text: t("ui.next_game") }]; // seated for the next game
+  const cards = state.went_out === seat ? t("ui.went_out") : t("ui.n_cards", { count });
+  return [{ text: cards }, { text: t("ui.n_points", { count: state.scores[seat] }) }];
 }
 
 function meldRow(melds, leftover, wild) {
@@ -73,7 +74,7 @@ export function renderBoard(container, state, options = {}) {
   if (options.onDiscard) discard.addEventListener("click", options.onDiscard);
 
   const info = el("div", { class: "round-info" }, [
-    el("div", { class: "wild-rank", text: t("ui.wild_is", { rank: t(`rank.${wild}`) }) }),
+    el("div", { class: "wild-rank", text: t("ui.wild_is", { rank: t(`rank_plural.${wild}`) }) }),
   ]);
   if (state.last_turn && state.last_turns_left) {
     info.append(el("div", { class: "last-turns", text: t("ui.last_turns_left", { count: state.last_turns_left }) }));

@@ -3,7 +3,7 @@
 
 import { cardBack, cardElement, cardText, emptySpot } from "../cards.js";
 import { el } from "../dom.js";
-import { t } from "../i18n.js";
+import { sentence, t } from "../i18n.js";
 import { roundsTable } from "../scores.js";
 
 // Where each pile sits in the 3 × 3 cross, reading order.
@@ -12,8 +12,8 @@ export const PILES = ["N", "E", "S", "W", "NE", "SE", "SW", "NW"];
 
 function pileLabel(name, cards) {
   const where = t(`pile.${name}`);
-  if (!cards.length) return t("ui.pile_empty", { pile: where });
-  return t("ui.pile_cards", { pile: where, cards: cards.map(cardText).join(" ") });
+  if (!cards.length) return sentence(t("ui.pile_empty", { pile: where }));
+  return sentence(t("ui.pile_cards", { pile: where, cards: cards.map(cardText).join(" ") }));
 }
 
 function drawPile(name, cards, before, marks) {
@@ -38,7 +38,8 @@ function drawPile(name, cards, before, marks) {
   });
   if (marks.targets.has(name)) cell.classList.add("target");
   if (marks.source === name) cell.classList.add("source");
-  cell.append(pile);
+  // The name every announcement and typed command uses ("N", "NE"…, in the screen's language).
+  cell.append(pile, el("span", { class: "pile-name", "aria-hidden": "true", text: t(`pile_short.${name}`) }));
   if (marks.interactive) cell.addEventListener("click", () => marks.onPile(name));
   if (marks.dragPile && cards.length) marks.dragPile(cell, name);
   return cell;
@@ -85,17 +86,23 @@ export function phaseText(state) {
   return t(`phase.${state.phase}`);
 }
 
-/** What the TV lists for one seat besides its name. */
+/** What the TV lists for one seat besides its name; points only when a session counts them. */
 export function seatStats(state, seat) {
-  return [
-    { label: t("ui.cards"), value: state.hand_counts[seat] },
-    { label: t("ui.score"), value: state.scores[seat] },
-  ];
+  const count = state.hand_counts[seat];
+  if (count === undefined) return [{ text: t("ui.next_game") }]; // seated for the next game
+  const stats = [{ text: t("ui.n_cards", { count }) }];
+  if (state.options?.session) stats.push({ text: t("ui.n_points", { count: state.scores[seat] }) });
+  return stats;
 }
 
 /** The options worth showing on the TV while playing, as short lines. */
 export const SHOWN_OPTIONS = ["deal", "draw", "kings_to_corners", "king_pile_to_corner",
   "mandatory_kings", "royal_kings", "session", "scoring", "target"];
+
+/** SHOWN_OPTIONS for the rules in force: the session's target only when a session is played. */
+export function shownOptions(options) {
+  return SHOWN_OPTIONS.filter((name) => name !== "target" || options?.session);
+}
 
 export function sortRules() {
   return { wild: null };
