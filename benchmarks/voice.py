@@ -128,6 +128,7 @@ def recogniser_alone(count: int) -> None:
     process = psutil.Process()
     before = process.memory_info().rss
     recognizer = Recognizer()
+    loaded = (process.memory_info().rss - before) / 2**20
     views = positions(count, seed=8)
     pairs = [(view, random.Random(i).choice(sentences(view))) for i, view in enumerate(views)]
     said = spoken.spoken_set([text for _, text in pairs])
@@ -140,7 +141,10 @@ def recogniser_alone(count: int) -> None:
         right += heard == clip.text
         wrong += heard is not None and heard != clip.text
     grown = (process.memory_info().rss - before) / 2**20
-    print(f"recogniser: RSS +{grown:.1f} MiB (loaded, {len(set(map(str, views)))} grammars)")
+    print(
+        f"recogniser: RSS +{loaded:.1f} MiB once loaded, +{grown:.1f} MiB after "
+        f"{len(set(map(str, views)))} grammars (and the spoken set's samples, held here)"
+    )
     print(
         f"recogniser: {right}/{len(said)} exact ({100 * right / len(said):.1f} %), "
         f"{wrong} heard as another sentence, the rest 'not heard'; "

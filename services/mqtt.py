@@ -149,6 +149,7 @@ class MqttClient:
         on_unmatched: Handler | None = None,
         on_connected: Callable[[], None] | None = None,
         reconnect_delay: tuple[float, float] = (0.1, 10.0),
+        clear_retained: Callable[[str], bool] | None = None,
     ) -> None:
         self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
         if persistent and not client_id:
@@ -157,7 +158,11 @@ class MqttClient:
         self.service = service
         self._keepalive = keepalive
         self._on_unmatched = on_unmatched
-        self._on_connected = on_connected
+        # Topics nobody may leave a retained message on: one found is cleared, not handled.
+        self._clear_retained = clear_retained
+        self._connected_hooks: list[Callable[[], None]] = (
+            [] if on_connected is None else [on_connected]
+        )
         self._paho = paho.Client(
             CallbackAPIVersion.VERSION2,
             client_id=self.client_id,
@@ -256,6 +261,10 @@ class MqttClient:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
+    def add_connected_hook(self, hook: Callable[[], None]) -> None:
+        """Also run ``hook`` in the network thread after each (re)connection."""
+        self._connected_hooks.append(hook)
+
     # ------------------------------------------------------------------ messages
     def subscribe(self, topic_filter: str, handler: Handler, qos: int = 1) -> None:
         """Call ``handler`` for each message matching ``topic_filter``, also after reconnects."""
@@ -339,9 +348,9 @@ class MqttClient:
         if self.service is not None:
             topic = service_status(self.service)
             client.publish(topic, status_payload(self.service, True), 1, True)
-        if self._on_connected is not None:
+        for hook in list(self._connected_hooks):
             try:
-                self._on_connected()
+                hook()
             except Exception:  # a bad hook must not stop the network thread
                 log.exception("%s: on_connected failed", self.url)
 
@@ -386,6 +395,13 @@ class MqttClient:
 
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
         topic = message.topic
+        cleared = self._clear_retained is not None and self._clear_retained(topic)
+        if cleared and message.retain and message.payload:
+            # Left by a client (Mosquitto cannot refuse it per topic): wipe it, so it is
+            # not replayed to us at every reconnection, and ignore it.
+            log.info("%s: retained message on %s cleared", self.url, topic)
+            client.publish(topic, b"", 0, True)
+            return
         handlers = self._handlers_for(topic)
         if not handlers:
             # Not asked for: a leftover subscription of a persistent session, or a broker bug.

@@ -16,6 +16,7 @@ from protocol import topics
 from protocol.messages import ProtocolError
 from services.assistant.respond import error_reply, respond
 from services.assistant.speech.listener import VoiceListener
+from services.delivery import Deliveries
 from services.mqtt import BrokerUrl, MqttClient
 from services.wire import decode, encode
 
@@ -29,7 +30,11 @@ class AssistantRunner:
 
     def __init__(self, broker: str | BrokerUrl) -> None:
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
-        self.client = MqttClient(self.url, service="assistant")
+        # A line left retained by a player would be read again at every reconnection.
+        self.client = MqttClient(
+            self.url, service="assistant", clear_retained=lambda topic: topic.endswith("/say")
+        )
+        self.deliveries = Deliveries(self.client)  # each intent kept until answered
         self._lock = threading.Lock()
         self._views: dict[tuple[str, int], bytes] = {}
         self._tables: dict[str, bytes] = {}  # the newest public view of each table
@@ -46,6 +51,7 @@ class AssistantRunner:
         return self
 
     def stop(self) -> None:
+        self.deliveries.stop()
         self.client.stop()
         self.voice.stop()
 
@@ -88,7 +94,7 @@ class AssistantRunner:
         kind, message = respond(said, view, self._table_names(table))
         if kind == "intent":
             intent_topic = topics.seat_topic(table, seat, "intent")
-            self.client.publish(intent_topic, encode("intent", message), qos=1)
+            self.deliveries.send(intent_topic, message)
         else:
             self._reply(topics.seat_topic(table, seat, "reply"), message)
 

@@ -18,8 +18,9 @@ from typing import Any, Self
 from protocol import topics
 from protocol.messages import ProtocolError, act_intent
 from services.bots.players import DEFAULT_LEVEL, Player, make_player
+from services.delivery import Deliveries
 from services.mqtt import BrokerUrl, MqttClient
-from services.wire import decode, encode
+from services.wire import decode
 
 log = logging.getLogger("gamenight.bots")
 ALL_TABLE_VIEWS = f"{topics.BASE}/table/+/view"
@@ -49,6 +50,7 @@ class BotsRunner:
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
         self.think_seconds = think_seconds
         self.client = MqttClient(self.url, service="bots")
+        self.deliveries = Deliveries(self.client)  # each move kept until answered
         self._lock = threading.Lock()
         self._tables: dict[str, _TableInfo] = {}
         self._followed: dict[tuple[str, int], _Seat] = {}
@@ -68,6 +70,7 @@ class BotsRunner:
             timers = list(self._timers)
         for timer in timers:
             timer.cancel()
+        self.deliveries.stop()
         self.client.stop()
 
     def __enter__(self) -> Self:
@@ -125,12 +128,13 @@ class BotsRunner:
         if not state.get("legal_actions"):
             return
         stamp = (int(view["epoch"]), int(view["seq"]))
+        self.deliveries.seen_view(topic, stamp[1])
         if self._acted.get((code, seat), (-1, -1)) >= stamp:
             return  # already answered this view (or a newer one)
         action = player.choose(state)
         self._acted[(code, seat)] = stamp
         intent = act_intent(uuid.uuid4().hex[:16], stamp[1], signer or view["player"], action)
-        self._later(topics.seat_topic(code, seat, "intent"), encode("intent", intent))
+        self._later(topics.seat_topic(code, seat, "intent"), intent)
 
     @staticmethod
     def _player(followed: _Seat, game: str, code: str, seat: int) -> Player:
@@ -139,9 +143,9 @@ class BotsRunner:
             followed.game = game
         return followed.player
 
-    def _later(self, topic: str, payload: bytes) -> None:
+    def _later(self, topic: str, intent: dict[str, Any]) -> None:
         if self.think_seconds <= 0:
-            self.client.publish(topic, payload, qos=1)
+            self.deliveries.send(topic, intent)
             return
 
         def send() -> None:
@@ -149,7 +153,7 @@ class BotsRunner:
                 self._timers.discard(timer)
                 if self._stopped:
                     return
-            self.client.publish(topic, payload, qos=1)
+            self.deliveries.send(topic, intent)
 
         timer = threading.Timer(self.think_seconds, send)
         timer.daemon = True

@@ -183,6 +183,7 @@ class AccountStore:
         self._clients: dict[str, _Client] = {}
         self._roles: dict[str, _Role] = {}
         self._service_acls = service_acls()
+        self._hashes: dict[str, PasswordHash] = {}  # made beforehand, off the event loop
         if path is not None and path.exists():
             self._load(path)
 
@@ -258,8 +259,18 @@ class AccountStore:
         return is_valid_filter(topic_filter) and self._decide(username, applies)
 
     # ------------------------------------------------------------------ commands
-    def execute(self, payload: bytes) -> ControlResult:
-        """Run one control message; answer in Mosquitto's response format."""
+    def execute(
+        self,
+        payload: bytes,
+        hashes: dict[str, PasswordHash] | None = None,
+        save: bool = True,
+    ) -> ControlResult:
+        """Run one control message; answer in Mosquitto's response format.
+
+        ``hashes`` (from ``prehash``) spares the caller's thread the slow hashing;
+        ``save=False`` leaves writing the file to the caller (``saved_text``/``write``).
+        """
+        self._hashes = hashes or {}
         disconnect: set[str] = set()
         try:
             message = json.loads(payload)
@@ -285,9 +296,27 @@ class AccountStore:
             if isinstance(command, dict) and isinstance(command.get("correlationData"), str):
                 reply["correlationData"] = command["correlationData"]
             responses.append(reply)
-        if changed:
+        self._hashes = {}
+        if changed and save:
             self._save()
         return ControlResult(_encode(responses), frozenset(disconnect))
+
+    @staticmethod
+    def prehash(payload: bytes) -> dict[str, PasswordHash]:
+        """The hashes of the passwords a control message sets (slow: call it in a thread)."""
+        try:
+            commands = json.loads(payload)["commands"]
+        except (ValueError, KeyError, TypeError):
+            return {}
+        hashes: dict[str, PasswordHash] = {}
+        for command in commands if isinstance(commands, list) else []:
+            password = command.get("password") if isinstance(command, dict) else None
+            if isinstance(password, str) and password and password not in hashes:
+                hashes[password] = PasswordHash.make(password)
+        return hashes
+
+    def _hash(self, password: str) -> PasswordHash:
+        return self._hashes.get(password) or PasswordHash.make(password)
 
     def _client(self, command: dict[str, Any]) -> _Client:
         client = self._clients.get(_name(command, "username"))
@@ -322,7 +351,7 @@ class AccountStore:
         textname = command.get("textname")
         self._clients[username] = _Client(
             username,
-            PasswordHash.make(password) if password else None,
+            self._hash(password) if password else None,
             roles,
             textname if isinstance(textname, str) else "",
             client_id,
@@ -339,7 +368,7 @@ class AccountStore:
         password = command.get("password")
         if not isinstance(password, str) or not password:
             raise CommandError("Invalid/missing password")
-        client.password = PasswordHash.make(password)
+        client.password = self._hash(password)
         return {client.username}
 
     def _create_role(self, command: dict[str, Any]) -> set[str]:
@@ -399,8 +428,19 @@ class AccountStore:
 
     # ------------------------------------------------------------------ file
     def _save(self) -> None:
+        text = self.saved_text()
+        if text is not None:
+            self.write(text)
+
+    def write(self, text: str) -> None:
+        """Replace the accounts file with ``text`` (from ``saved_text``); fsynced."""
+        if self._path is not None:
+            _write_private(self._path, text)
+
+    def saved_text(self) -> str | None:
+        """What the accounts file holds now (None without a file)."""
         if self._path is None:
-            return
+            return None
         document = {
             "version": FILE_VERSION,
             "clients": [
@@ -418,7 +458,7 @@ class AccountStore:
                 for r in self._roles.values()
             ],
         }
-        _write_private(self._path, json.dumps(document, indent=1, sort_keys=True) + "\n")
+        return json.dumps(document, indent=1, sort_keys=True) + "\n"
 
     def _load(self, path: Path) -> None:
         document = json.loads(path.read_text("utf-8"))

@@ -16,6 +16,12 @@ What this subclass changes in amqtt, and why:
 * Ending connections. amqtt stops a connection by cancelling its reader, which Python 3.11
   can swallow: shutdown hung and a deleted account could stay connected. Here the socket
   is cut first.
+* Limits (``limits.BrokerLimits``, as Mosquitto's configuration sets them): a packet
+  larger than the limit closes its connection before its body is read; a socket that
+  sends no CONNECT within a few seconds is closed; connections per address are capped;
+  an offline session queues a bounded number of bytes and messages; a player's
+  connection publishes at a bounded rate (beyond it, acknowledged and dropped). Players cannot
+  leave retained messages, except their presence (their last will says offline).
 * The dynsec control topic. amqtt closes any connection that publishes to a ``$`` topic;
   here service accounts may send Mosquitto's dynamic-security commands to
   ``$CONTROL/dynamic-security/v1`` and get the answer on ``.../response``, as on Mosquitto.
@@ -33,11 +39,20 @@ import http
 import logging
 import ssl
 import threading
+import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from amqtt.adapters import ReaderAdapter, WriterAdapter
+from amqtt.adapters import (
+    ReaderAdapter,
+    StreamReaderAdapter,
+    StreamWriterAdapter,
+    WebSocketsReader,
+    WebSocketsWriter,
+    WriterAdapter,
+)
 from amqtt.broker import Broker
 from amqtt.contexts import Action
 from amqtt.errors import AMQTTError, MQTTError
@@ -50,6 +65,7 @@ from websockets.http11 import Request, Response
 
 from services.broker.credentials import ServiceCredentials
 from services.broker.dynsec import CONTROL_RESPONSE_TOPIC, CONTROL_TOPIC, AccountStore
+from services.broker.limits import BrokerLimits, raise_open_file_limit
 from services.broker.plugin import AccountAuthPlugin, AccountTopicPlugin
 from services.broker.settings import Address, BrokerEndpoint, BrokerSettings
 from services.broker.topicfilter import topic_matches
@@ -99,12 +115,22 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         tcp: Address | None,
         ws: Address | None,
         ws_certificate: tuple[Path, Path] | None = None,
+        limits: BrokerLimits | None = None,
     ) -> None:
         if tcp is None and ws is None:
             raise ValueError("the broker needs a TCP or a WebSocket listener")
         self.accounts = accounts
+        self.limits = limits or BrokerLimits()
         # Every open connection, by peer address, with the way to cut it at once.
         self._connections: dict[tuple[str, int], Callable[[], None]] = {}
+        self._per_host: Counter[str] = Counter()
+        # player username -> (tokens, when, messages dropped since the last one let through)
+        self._publish_tokens: dict[str, tuple[float, float, int]] = {}
+        self._shut_out: dict[str, float] = {}  # username -> until when its CONNECT is refused
+        self._save_lock = asyncio.Lock()
+        self._save_wanted = self._saved = 0  # accounts-file changes asked for, and written
+        # Bytes queued per offline session (amqtt counts only messages).
+        self._queued_bytes: Counter[str] = Counter()
         plugin_config = {"accounts": accounts}
         super().__init__(
             {
@@ -169,20 +195,48 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, listener_name: str
     ) -> None:
         peer = _peer(writer.get_extra_info("peername"))
-        self._connections[peer] = writer.transport.abort
+        if not self._admit(peer, writer.transport.abort):
+            return
         try:
-            await super().stream_connected(reader, writer, listener_name)
+            limited = _LimitedReader(
+                StreamReaderAdapter(reader), self.limits.max_packet_bytes, writer.transport.abort
+            )
+            await self._client_connected(listener_name, limited, StreamWriterAdapter(writer))
         finally:
-            self._connections.pop(peer, None)
+            self._leave(peer)
             writer.close()  # amqtt leaves it open when a client leaves before CONNECT
 
     async def ws_connected(self, websocket: ServerConnection, listener_name: str) -> None:
         peer = _peer(websocket.remote_address)
-        self._connections[peer] = websocket.transport.abort
+        if not self._admit(peer, websocket.transport.abort):
+            return
         try:
-            await super().ws_connected(websocket, listener_name)
+            limited = _LimitedReader(
+                WebSocketsReader(websocket),
+                self.limits.max_packet_bytes,
+                websocket.transport.abort,
+            )
+            await self._client_connected(listener_name, limited, WebSocketsWriter(websocket))
         finally:
-            self._connections.pop(peer, None)
+            self._leave(peer)
+
+    def _admit(self, peer: tuple[str, int], abort: Callable[[], None]) -> bool:
+        host = peer[0]
+        if self.limits.capped(host) and (
+            self._per_host[host] >= self.limits.max_connections_per_address
+        ):
+            log.warning("too many connections from %s: refused", host)
+            abort()
+            return False
+        self._per_host[host] += 1
+        self._connections[peer] = abort
+        return True
+
+    def _leave(self, peer: tuple[str, int]) -> None:
+        if self._connections.pop(peer, None) is not None:
+            self._per_host[peer[0]] -= 1
+            if self._per_host[peer[0]] <= 0:
+                del self._per_host[peer[0]]
 
     def _cut(self, session: Session) -> None:
         """Close a session's connection now, whatever its reader is doing."""
@@ -204,14 +258,20 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         self, reader: ReaderAdapter, writer: WriterAdapter, remote_address: str, remote_port: int
     ) -> tuple[BrokerProtocolHandler, Session]:
         try:
-            handler, incoming = await BrokerProtocolHandler.init_from_connect(
-                reader, writer, self.plugins_manager
+            # A socket that sends no CONNECT in time is closed: idle sockets cannot pile up.
+            handler, incoming = await asyncio.wait_for(
+                BrokerProtocolHandler.init_from_connect(reader, writer, self.plugins_manager),
+                self.limits.connect_timeout,
             )
-        except MQTTError:
+        except (MQTTError, TimeoutError) as problem:
             with contextlib.suppress(Exception):
                 await writer.close()
+            if isinstance(problem, TimeoutError):
+                raise AMQTTError(f"no CONNECT from {remote_address} in time") from None
             raise
         accepted = await super()._authenticate(incoming, None)
+        if accepted and self._shut_out.get(incoming.username or "", 0.0) > time.monotonic():
+            accepted = False  # disconnected for a flood, a moment ago
         client_id = incoming.client_id or ""
         existing = self._sessions.get(client_id) if client_id else None
         if accepted and existing is not None and existing[0].username != incoming.username:
@@ -285,11 +345,50 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         if handler is None:
             return
         sends = []
+        self._queued_bytes.pop(session.client_id or "", None)
         while not session.retained_messages.empty():
             queued = session.retained_messages.get_nowait()
             if await self._may_receive(session, queued.topic):
                 sends.append(handler.mqtt_publish(queued.topic, queued.data, queued.qos, False))
         await _run_in_order(sends)
+
+    # ------------------------------------------------------------------ queues, retain
+    async def _retain_broadcast_message(
+        self, broadcast: dict[str, Any], qos: int, target_session: Session
+    ) -> None:
+        # amqtt queues without bound for an offline session: bound it in messages and bytes.
+        size = len(broadcast.get("data") or b"")
+        key = target_session.client_id or ""
+        queue = target_session.retained_messages
+        if queue.empty():
+            self._queued_bytes.pop(key, None)  # drained since: start counting afresh
+        if (
+            queue.qsize() >= self.limits.max_queued_messages
+            or self._queued_bytes[key] + size > self.limits.max_queued_bytes
+        ):
+            log.warning("queue of %s is full: message on %s dropped", key, broadcast["topic"])
+            return
+        self._queued_bytes[key] += size
+        await super()._retain_broadcast_message(broadcast, qos, target_session)
+
+    async def retain_message(
+        self,
+        source_session: Session | None,
+        topic_name: str | None,
+        data: bytes | bytearray | None,
+        qos: int | None = None,
+    ) -> None:
+        # Only services retain, and players their presence: a retained intent or line
+        # would be replayed to the services at every reconnect.
+        username = None if source_session is None else source_session.username
+        if (
+            source_session is not None
+            and not self.accounts.is_service(username)
+            and not (topic_name or "").endswith("/presence")
+        ):
+            log.info("retained message from %r on %s not kept", username, topic_name)
+            return
+        await super().retain_message(source_session, topic_name, data, qos)
 
     # ------------------------------------------------------------------ dynsec control
     async def _handle_message_delivery(
@@ -299,6 +398,8 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         wait_deliver: asyncio.Future[Any],
     ) -> bool:
         message = wait_deliver.result()
+        if message is not None and not self._within_rate(client_session):
+            return True  # acknowledged, not delivered: a player's flood stops here
         if message is not None and message.topic == CONTROL_TOPIC:
             await self._handle_control(client_session, handler, bytes(message.data or b""))
             return True
@@ -310,11 +411,54 @@ class GameNightBroker(Broker):  # type: ignore[misc]
         if not self.accounts.may_publish(session.username, CONTROL_TOPIC):
             log.warning("control command from %r refused", session.username)
             return
-        result = self.accounts.execute(payload)
+        # Hashing passwords and writing the accounts file are slow (tens of ms): both run
+        # in a thread, so other clients' messages flow meanwhile; commands themselves run
+        # here, on the loop that reads the accounts. Writes are serialised and coalesced.
+        hashes = await asyncio.to_thread(AccountStore.prehash, payload)
+        result = self.accounts.execute(payload, hashes, save=False)
+        await self._save_accounts()
         # As on Mosquitto, the answer goes to the sender only.
         if self.accounts.may_receive(session.username, CONTROL_RESPONSE_TOPIC):
             await handler.mqtt_publish(CONTROL_RESPONSE_TOPIC, result.response, 0, retain=False)
         self.disconnect_accounts(result.disconnect)
+
+    def _within_rate(self, session: Session) -> bool:
+        """A token bucket per player account (services are not limited).
+
+        Per account, not per connection, so reconnecting refills nothing; an account far
+        over its rate is disconnected: reading its packets is what costs the broker.
+        """
+        username = session.username or ""
+        if self.accounts.is_service(username):
+            return True
+        limits, now = self.limits, time.monotonic()
+        tokens, then, dropped = self._publish_tokens.get(
+            username, (float(limits.publish_burst), now, 0)
+        )
+        tokens = min(float(limits.publish_burst), tokens + (now - then) * limits.publish_rate)
+        if tokens >= 1:
+            self._publish_tokens[username] = (tokens - 1, now, 0)
+            return True
+        self._publish_tokens[username] = (tokens, now, dropped + 1)
+        if dropped + 1 >= limits.publish_burst:
+            log.warning("%r publishes far over its rate: disconnected", username)
+            # Kept out a while: a client reconnects at once and resends what it queued.
+            self._shut_out[username] = now + limits.flood_shut_out
+            self._cut(session)
+        return False
+
+    async def _save_accounts(self) -> None:
+        """Write the accounts file; a write already waiting covers every change before it."""
+        self._save_wanted += 1
+        wanted = self._save_wanted
+        async with self._save_lock:
+            if self._saved >= wanted:
+                return  # a write that started after our change already covered it
+            upto = self._save_wanted
+            text = self.accounts.saved_text()
+            if text is not None:
+                await asyncio.to_thread(self.accounts.write, text)
+            self._saved = upto
 
     def disconnect_accounts(self, usernames: Iterable[str]) -> None:
         """Close every connection logged in as one of ``usernames`` (deleted accounts)."""
@@ -343,6 +487,30 @@ def _peer(address: Any) -> tuple[str, int]:
     return (str(address[0]), int(address[1])) if address else ("", 0)
 
 
+class _LimitedReader(ReaderAdapter):  # type: ignore[misc]
+    """A reader that cuts the connection instead of reading a body over ``limit`` bytes.
+
+    amqtt reads a packet's body in one ``read(n)`` of its announced length (a string's at
+    most 64 KiB), so a larger read is a packet over the limit: nothing is buffered.
+    """
+
+    def __init__(self, inner: ReaderAdapter, limit: int, abort: Callable[[], None]) -> None:
+        self._inner = inner
+        self._limit = limit
+        self._abort = abort
+
+    async def read(self, n: int = -1) -> bytes:
+        if n > self._limit:
+            log.warning("a %d-byte packet is over the limit: connection closed", n)
+            self._abort()
+            return b""
+        data: bytes = await self._inner.read(n)
+        return data
+
+    def feed_eof(self) -> None:
+        self._inner.feed_eof()
+
+
 async def _run_in_order(sends: list[Any]) -> None:
     # Start the sends in order (so they are written in order), then wait for all of them.
     tasks = [asyncio.ensure_future(send) for send in sends]
@@ -357,7 +525,10 @@ async def run_embedded_broker(
     broker_class: type[GameNightBroker] = GameNightBroker,
 ) -> None:
     """Serve until ``stop`` is set; ``on_ready`` gets the started broker."""
-    broker = broker_class(settings.accounts(), settings.tcp, settings.ws, settings.ws_certificate)
+    raise_open_file_limit()
+    broker = broker_class(
+        settings.accounts(), settings.tcp, settings.ws, settings.ws_certificate, settings.limits
+    )
     await broker.start()
     try:
         if on_ready is not None:
@@ -448,6 +619,7 @@ def start_embedded_broker(
     data_dir: Path | None = None,
     timeout: float = 10.0,
     ws_certificate: tuple[Path, Path] | None = None,
+    limits: BrokerLimits | None = None,
 ) -> EmbeddedBroker:
     """Start an embedded broker in a background thread; returns once it listens."""
     settings = BrokerSettings(
@@ -456,5 +628,6 @@ def start_embedded_broker(
         ws=Address.parse(ws) if isinstance(ws, str) else ws,
         data_dir=data_dir,
         ws_certificate=ws_certificate,
+        limits=limits or BrokerLimits(),
     )
     return EmbeddedBroker(settings, timeout)

@@ -33,6 +33,12 @@ from urllib.parse import urlsplit
 
 from services.broker.credentials import ServiceCredentials, ServiceSecretError
 from services.broker.dynsec import SERVICE_ROLE, service_acls
+from services.broker.limits import (
+    MAX_PACKET_BYTES,
+    MAX_QUEUED_BYTES,
+    MAX_QUEUED_MESSAGES,
+    raise_open_file_limit,
+)
 from services.broker.settings import Address, BrokerEndpoint
 from services.tls import CERT_NAME, KEY_NAME, ensure_certificate_for_hosts
 
@@ -76,6 +82,11 @@ class MosquittoConfig:
             "per_listener_settings false",
             "allow_anonymous false",
             "set_tcp_nodelay true",
+            # The limits of services/broker/limits.py: a larger packet closes its
+            # connection; an offline client's queue is bounded in messages and bytes.
+            f"max_packet_size {MAX_PACKET_BYTES}",
+            f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+            f"max_queued_bytes {MAX_QUEUED_BYTES}",
         ]
         if self.user is not None:
             lines.append(f"user {self.user}")
@@ -238,6 +249,7 @@ class MosquittoProcess:
         self.config_file = workdir / "mosquitto.conf"
         self.config_file.write_text(config.render(), "utf-8")
         self.log_file = workdir / "mosquitto.log"
+        raise_open_file_limit()  # Mosquitto inherits it: idle sockets cannot lock players out
         with self.log_file.open("ab") as log:
             self._process = subprocess.Popen(
                 [str(binary), "-c", str(self.config_file)],

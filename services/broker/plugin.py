@@ -8,6 +8,9 @@ grant lets a client subscribe to ``public/#``.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +18,9 @@ from amqtt.contexts import Action
 from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
 from amqtt.session import Session
 
-from services.broker.dynsec import AccountStore
+from services.broker.dynsec import AccountStore, PasswordHash
+
+VERIFIED_REMEMBERED = 4096
 
 
 def _store(config: Any) -> AccountStore:
@@ -36,6 +41,23 @@ class AccountAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
     def __init__(self, context: Any) -> None:
         super().__init__(context)
         self.accounts = _store(self.config)
+        # username -> (the stored hash checked, SHA-256 of the password it accepted): a
+        # client reconnecting in a loop costs one PBKDF2, not one per connection. A new
+        # password is a new hash object, so a changed account is checked afresh.
+        self._verified: OrderedDict[str, tuple[PasswordHash, bytes]] = OrderedDict()
+
+    async def _verify(self, username: str, stored: PasswordHash, password: str) -> bool:
+        digest = hashlib.sha256(password.encode("utf-8")).digest()
+        known = self._verified.get(username)
+        if known is not None and known[0] is stored:
+            return hmac.compare_digest(known[1], digest)
+        # PBKDF2 is slow on purpose: keep it off the event loop.
+        if not await asyncio.to_thread(stored.verify, password):
+            return False
+        self._verified[username] = (stored, digest)
+        while len(self._verified) > VERIFIED_REMEMBERED:
+            self._verified.popitem(last=False)
+        return True
 
     async def authenticate(self, *, session: Session) -> bool:
         username, password = session.username, session.password
@@ -47,11 +69,10 @@ class AccountAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
             accepted = self.accounts.check_service(username, password)
         else:
             stored = self.accounts.password_hash(username)
-            # PBKDF2 is slow on purpose: keep it off the event loop.
             accepted = (
                 stored is not None
                 and self.accounts.client_id_allowed(username, session.client_id)
-                and await asyncio.to_thread(stored.verify, password)
+                and await self._verify(username, stored, password)
             )
         if accepted and session.will_flag:
             # A last will is a publish made later on the client's behalf: check it now,

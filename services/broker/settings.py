@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from services.broker.credentials import ServiceCredentials
 from services.broker.dynsec import ACCOUNTS_FILE, AccountStore
+from services.broker.limits import BrokerLimits
 from services.mqtt import broker_url
 
 
@@ -37,6 +38,7 @@ class BrokerSettings:
     ws: Address | None = None
     data_dir: Path | None = None  # None: accounts live in memory only
     ws_certificate: tuple[Path, Path] | None = None  # (cert, key) PEM files: wss: instead
+    limits: BrokerLimits = field(default_factory=BrokerLimits)
 
     def accounts(self) -> AccountStore:
         path = None if self.data_dir is None else self.data_dir / ACCOUNTS_FILE

@@ -8,7 +8,7 @@ import secrets
 
 # No 0/O or 1/I: a code is read off a TV across the room and typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 4
+CODE_LENGTH = 5  # 32^5 = 33.5 million codes; wrong guesses are rate-limited (web guard)
 TOKEN_BYTES = 24  # 192 bits
 
 

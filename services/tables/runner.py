@@ -1,10 +1,14 @@
 """Runs the tables service against a broker: one MQTT session, handled in paho's thread.
 
-Messages are handled in paho's network thread, inside ``on_message``. paho acknowledges a
-QoS 1 message only after that callback returns, so an intent is acknowledged after its
-entry is committed: a kill -9 at any moment leads to a redelivery (answered again, never
-applied twice, thanks to intent ids), never to a loss. Broker accounts are provisioned
-over a second connection, so waiting for the broker's answer cannot block this thread.
+Seat and host intents are handled in paho's network thread, inside ``on_message``. paho
+acknowledges a QoS 1 message only after that callback returns, so an intent is
+acknowledged after its entry is committed. Brokers can still lose a message in flight to
+us, so senders resend each intent, same id, until answered (``services.delivery``):
+answered again, never applied twice. Lobby requests (joins, new tables) wait for the
+broker to make an account: they are handled in a worker thread of their own, over a
+second connection, so that a flood of joins never stalls the moves of other tables
+(a lost lobby request times out at the web service, which says so). The same worker
+closes idle tables once a minute.
 
 Views are retained and published at QoS 0: each one replaces the last, so a view lost to
 a dropped connection is made good by the next, and every view of every table is published
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -25,6 +30,7 @@ from typing import Self
 
 from protocol import topics
 from services.broker.accounts import BrokerAccounts
+from services.broker.limits import raise_open_file_limit
 from services.mqtt import BrokerUrl, MqttClient
 from services.tables.service import TablesService
 from services.tables.store import Store
@@ -39,6 +45,14 @@ SUBSCRIPTIONS = (
     topics.ALL_SEAT_PRESENCE,
     topics.ALL_LOBBY_REQUESTS,
 )
+SWEEP_EVERY = 60.0  # seconds between looks for idle tables
+LOBBY_QUEUE = 256  # lobby requests waiting for the worker; more are dropped (they time out)
+_STOP = ("", b"")
+
+
+def _player_intent(topic: str) -> bool:
+    """Intents are never retained: one left by a player is cleared (Mosquitto keeps it)."""
+    return topic.endswith("/intent")
 
 
 class TablesRunner:
@@ -61,12 +75,15 @@ class TablesRunner:
         self.accounts: BrokerAccounts | None = None
         self.client: MqttClient | None = None
         self.service: TablesService | None = None
+        self._lobby_queue: queue.Queue[tuple[str, bytes]] = queue.Queue(LOBBY_QUEUE)
+        self._worker: threading.Thread | None = None
         # The service is single-threaded: messages and the clock's ticks take turns.
-        self._serving = threading.Lock()
+        self._serving: threading.Lock | threading.RLock = threading.Lock()
         self._ticking = threading.Event()
         self._ticker: threading.Thread | None = None
 
     def start(self, timeout: float = 10.0) -> Self:
+        raise_open_file_limit()
         self.store = Store(self.data)
         self.accounts = BrokerAccounts.connect(self.url, timeout)
         # A persistent session: intents sent while we were down wait in the broker.
@@ -76,6 +93,7 @@ class TablesRunner:
             persistent=True,
             service="tables",
             on_connected=self._republish,
+            clear_retained=_player_intent,
         )
         self.service = TablesService(
             self.store,
@@ -86,6 +104,8 @@ class TablesRunner:
             flush=self.client.flush,
             clock=self.clock,
         )
+        # One lock for messages, the clock's ticks and the lobby worker's phases.
+        self._serving = self.service.lock
         # Rebuild before connecting: intents queued in the broker arrive as soon as we
         # connect, and must find their tables. Their views go out once connected.
         self.service.restore()
@@ -93,8 +113,11 @@ class TablesRunner:
         # way, so that collections (a source of latency spikes) only walk new objects.
         gc.collect()
         gc.freeze()
+        self._worker = threading.Thread(target=self._lobby_worker, name="lobby", daemon=True)
+        self._worker.start()
         for topic_filter in SUBSCRIPTIONS:
-            self.client.subscribe(topic_filter, self._handle, qos=1)
+            lobby = topic_filter == topics.ALL_LOBBY_REQUESTS
+            self.client.subscribe(topic_filter, self._queue_lobby if lobby else self._handle, qos=1)
         self.client.start()
         self.client.wait_connected(timeout)
         self._ticker = threading.Thread(target=self._tick_loop, name="tables-tick", daemon=True)
@@ -125,7 +148,36 @@ class TablesRunner:
         with self._serving:
             self.service.handle(topic, payload)  # paho's network thread (the tick: its own)
 
+    def _queue_lobby(self, topic: str, payload: bytes) -> None:
+        try:
+            self._lobby_queue.put_nowait((topic, payload))
+        except queue.Full:
+            log.warning("lobby requests are piling up: one dropped")
+
+    def _lobby_worker(self) -> None:
+        assert self.service is not None
+        next_sweep = time.monotonic() + SWEEP_EVERY
+        while True:
+            try:
+                item: tuple[str, bytes] | None = self._lobby_queue.get(timeout=SWEEP_EVERY)
+            except queue.Empty:
+                item = None
+            if item == _STOP:
+                return
+            if item is not None:
+                self.service.handle(*item)
+            if time.monotonic() >= next_sweep:
+                next_sweep = time.monotonic() + SWEEP_EVERY
+                try:
+                    self.service.close_idle()
+                except Exception:  # the sweep must not end the worker
+                    log.exception("closing idle tables failed")
+
     def stop(self) -> None:
+        if self._worker is not None:
+            self._lobby_queue.put(_STOP)
+            self._worker.join(5)
+            self._worker = None
         self._ticking.set()
         if self._ticker is not None:
             self._ticker.join(timeout=5)

@@ -2,16 +2,23 @@
 
 ``TablesService.handle(topic, payload)`` is the whole behaviour and knows nothing of
 MQTT clients: it is given a ``publish`` function and an ``Accounts`` provisioner, so the
-same code runs under the real broker and in plain unit tests. It is called from a
-single worker thread; nothing here is shared between threads.
+same code runs under the real broker and in plain unit tests.
+
+Threads: seat and host intents are handled in the broker client's network thread; lobby
+requests in a worker of their own (the runner's), because making a broker account means
+waiting for the broker. Both hold ``lock`` while they read or change tables; a join
+checks its request under the lock, makes the account without it (moves go on meanwhile),
+then commits under the lock again.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
 import sqlite3
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -19,7 +26,7 @@ from typing import Any, Protocol
 
 from engine.registry import game_rules
 from protocol import topics
-from protocol.messages import ProtocolError
+from protocol.messages import MAX_PAYLOAD, ProtocolError
 from protocol.topics import Grants
 from services.bots.names import bot_name
 from services.tables import credentials
@@ -52,6 +59,13 @@ HOST_OP_PARAMS: dict[str, tuple[str, ...]] = {
 REMEMBERED_INTENTS = 512
 KICK_NOTICE_SECONDS = 0.3  # how long a removed phone's login outlives its notice
 UNKNOWN_ID = "-"
+# Tables nobody uses are closed (their log is kept; they are not restored at start).
+IDLE_FINISHED_OR_EMPTY = 24 * 3600.0  # seconds: a finished game, or no human seated
+IDLE_UNJOINED_LOBBY = 3600.0  # a lobby nobody joined
+IDLE_ABANDONED = 7 * 24 * 3600.0  # any other table: a game left for a week
+SEAT_BURST, SEAT_RATE = 300.0, 100.0  # messages per seat: more are dropped unread
+SYNC_BURST, SYNC_RATE = 20.0, 5.0  # per seat: a reconnecting phone needs one or two
+TABS_REMEMBERED = 8  # per seat: which tab (browser page) showed itself last
 
 
 class Accounts(Protocol):
@@ -89,6 +103,13 @@ class TablesService:
         self.clock = clock
         # (table, seat) -> when that player's phone went offline (clock seconds)
         self.offline_since: dict[tuple[str, int], float] = {}
+        self.lock = threading.RLock()
+        self._reserved: set[str] = set()  # table codes being created
+        self.last_change: dict[str, float] = {}  # table -> wall-clock time of its last entry
+        # (table, seat) -> the tabs that said they were online, oldest first.
+        self.tabs: dict[tuple[str, int], list[str]] = {}
+        self.sync_tokens: dict[tuple[str, int], tuple[float, float]] = {}
+        self.seat_tokens: dict[tuple[str, int], tuple[float, float]] = {}  # thread: paho's
         self.seat_links = SeatLinks(clock=clock)
 
     # ------------------------------------------------------------------ start
@@ -96,12 +117,57 @@ class TablesService:
         """Take every open table and rebuild it from its log (``publish_all`` shows them)."""
         for code, epoch in self.store.claim_open_tables(self.owner).items():
             self._rebuild(code, epoch)
+            self.last_change[code] = self.store.last_activity(code) or time.time()
         log.info("restored %d tables", len(self.tables))
 
     def publish_all(self) -> None:
         """Every view of every table: on each connection to the broker."""
-        for table in self.tables.values():
-            self.publish_views(table)
+        with self.lock:
+            for table in self.tables.values():
+                self.publish_views(table)
+
+    def close_idle(self, now: float | None = None) -> list[str]:
+        """Close the tables nobody uses (see ``idle_limit``); their log is kept.
+
+        A closed table is not restored at start; its retained views are cleared and its
+        broker accounts removed.
+        """
+        now = time.time() if now is None else now
+        closed: list[Table] = []
+        with self.lock:
+            for code, table in list(self.tables.items()):
+                limit = idle_limit(table)
+                if now - self.last_change.get(code, now) <= limit:
+                    continue
+                try:
+                    self.store.close_table(code, table.epoch)
+                except (LeaseLostError, sqlite3.Error):
+                    log.warning("could not close table %s", code)
+                    continue
+                closed.append(self._forget(code))
+                for topic in [
+                    topics.table_view(code),
+                    *(topics.seat_topic(code, seat, "view") for seat in table.seats),
+                ]:
+                    self.publish(topic, b"", True)  # an empty retained message clears it
+        for table in closed:  # the broker's answers are awaited without the lock
+            self._revoke(f"tv-{table.code.lower()}")
+            for info in table.seats.values():
+                if info.username:
+                    self._revoke(info.username)
+        if closed:
+            log.info("closed %d idle tables", len(closed))
+        return [table.code for table in closed]
+
+    def _forget(self, code: str) -> Table:
+        table = self.tables.pop(code)
+        self.answered.pop(code, None)
+        self.last_change.pop(code, None)
+        for key in [key for key in self.tabs if key[0] == code]:
+            del self.tabs[key]
+        for key in [key for key in self.offline_since if key[0] == code]:
+            del self.offline_since[key]
+        return table
 
     def _rebuild(self, code: str, epoch: int) -> Table:
         table = Table(code=code, epoch=epoch)
@@ -122,6 +188,19 @@ class TablesService:
         parsed = topics.parse_topic(topic)
         if parsed is None:
             return
+        if parsed.area == "lobby" and parsed.name == "request":
+            assert parsed.op is not None
+            try:
+                self._lobby(parsed.op, payload)  # takes the lock itself, in phases
+            except Exception:  # the authority must outlive any one bad message
+                log.exception("failed on %s", topic)
+            return
+        if parsed.area == "seat" and not self._intake_allowed(parsed.table or "", parsed.seat):
+            return  # one seat's flood, dropped before any parsing: other seats go first
+        with self.lock:
+            self._handle_table(topic, parsed, payload)
+
+    def _handle_table(self, topic: str, parsed: topics.Topic, payload: bytes) -> None:
         try:
             if parsed.area == "seat" and parsed.name == "intent":
                 assert parsed.table is not None and parsed.seat is not None
@@ -132,9 +211,6 @@ class TablesService:
             elif parsed.area == "host" and parsed.name == "intent":
                 assert parsed.table is not None
                 self._host_intent(parsed.table, payload)
-            elif parsed.area == "lobby" and parsed.name == "request":
-                assert parsed.op is not None
-                self._lobby(parsed.op, payload)
         except Exception:  # the authority must outlive any one bad message
             log.exception("failed on %s", topic)
 
@@ -144,7 +220,7 @@ class TablesService:
         try:
             intent = decode("intent", payload)
         except ProtocolError as error:
-            self._reply(reply_topic, _error(_id_of(payload), error.code, error.params))
+            self._reply(reply_topic, _error(_id_of(payload, error), error.code, error.params))
             return
         intent_id = str(intent["id"])
         table = self.tables.get(code)
@@ -152,6 +228,11 @@ class TablesService:
             self._reply(reply_topic, _error(intent_id, "unknown_table", {"table": code}))
             return
         if intent["op"] == "sync":
+            if not self._sync_allowed(code, seat):
+                # A flood of syncs: each would cost a view, and the view has not changed.
+                params = {"retry_after": 1}
+                self._reply(reply_topic, _error(intent_id, "rate_limited", params))
+                return
             self._publish_seat(table, seat)
             self._reply(reply_topic, self._ok(intent_id, table.seq))
             return
@@ -187,9 +268,13 @@ class TablesService:
         if table is None or info is None:
             return
         try:
-            online = bool(decode("presence", payload)["online"])
+            presence = decode("presence", payload)
         except ProtocolError:
             return
+        online = bool(presence["online"])
+        tab = presence.get("tab")
+        if online and isinstance(tab, str) and self._older_tab(code, seat, tab):
+            return  # the seat is open in a newer tab, which keeps it
         if online:
             self.offline_since.pop((code, seat), None)
         elif info.online or (code, seat) not in self.offline_since:
@@ -234,13 +319,59 @@ class TablesService:
         reply["data"] = {"action": action}
         return reply
 
+    def _intake_allowed(self, code: str, seat: int | None) -> bool:
+        """Per seat, at most ``SEAT_BURST`` messages at once then ``SEAT_RATE`` a second.
+
+        Far above what a phone, a bot or the assistant sends for one seat; a sender over
+        it resends its intents (same id) once the flood has passed.
+        """
+        key = (code, -1 if seat is None else seat)
+        now = time.monotonic()
+        tokens, then = self.seat_tokens.get(key, (SEAT_BURST, now))
+        tokens = min(SEAT_BURST, tokens + (now - then) * SEAT_RATE)
+        if tokens < 1:
+            self.seat_tokens[key] = (tokens, now)
+            return False
+        self.seat_tokens[key] = (tokens - 1, now)
+        return True
+
+    def _sync_allowed(self, code: str, seat: int) -> bool:
+        """A token bucket per seat: ``SYNC_BURST`` syncs at once, then ``SYNC_RATE`` a second."""
+        now = time.monotonic()
+        tokens, then = self.sync_tokens.get((code, seat), (SYNC_BURST, now))
+        tokens = min(SYNC_BURST, tokens + (now - then) * SYNC_RATE)
+        if tokens < 1:
+            return False
+        self.sync_tokens[(code, seat)] = (tokens - 1, now)
+        return True
+
+    def _older_tab(self, code: str, seat: int, tab: str) -> bool:
+        """Whether ``tab`` is older than the seat's newest tab; tell the older one to step back.
+
+        The same seat open twice (two tabs, two phones) shares one broker client id, so
+        each connection takes the other's over, forever. The newest tab the service has
+        heard of keeps the seat; an older one is told ``opened_elsewhere`` (its own tab id
+        as the reply id) and stops reconnecting.
+        """
+        seen = self.tabs.setdefault((code, seat), [])
+        reply_topic = topics.seat_topic(code, seat, "reply")
+        if tab in seen and tab != seen[-1]:
+            self._reply(reply_topic, _error(tab, "opened_elsewhere", {"seat": seat}))
+            return True
+        if tab not in seen:
+            if seen:
+                self._reply(reply_topic, _error(seen[-1], "opened_elsewhere", {"seat": seat}))
+            seen.append(tab)
+            del seen[:-TABS_REMEMBERED]
+        return False
+
     # ------------------------------------------------------------------ host
     def _host_intent(self, code: str, payload: bytes) -> None:
         reply_topic = topics.host_topic(code, "reply")
         try:
             intent = decode("host_intent", payload)
         except ProtocolError as error:
-            self._reply(reply_topic, _error(_id_of(payload), error.code, error.params))
+            self._reply(reply_topic, _error(_id_of(payload, error), error.code, error.params))
             return
         intent_id, op = str(intent["id"]), str(intent["op"])
         params: dict[str, Any] = intent.get("params") or {}
@@ -298,6 +429,9 @@ class TablesService:
             info = table.seats.get(seat) if isinstance(seat, int) else None
             if info is None or not info.bot:
                 raise TableError("no_such_bot", seat=seat)
+            if table.status != "lobby":
+                # Mid-game a bot holds cards the game needs: it leaves between games.
+                raise TableError("bot_in_game", seat=seat, status=table.status)
             return [{"kind": "kick", "seat": seat}]
         allowed = HOST_OP_PARAMS.get(op)
         if allowed is None:
@@ -346,7 +480,7 @@ class TablesService:
         try:
             request = decode(kind, payload)
         except ProtocolError as error:
-            self._reply(reply_topic, _error(_id_of(payload), error.code, error.params))
+            self._reply(reply_topic, _error(_id_of(payload, error), error.code, error.params))
             return
         request_id = str(request["id"])
         handler = {"create": self._create, "join": self._join, "claim": self._claim}[op]
@@ -358,58 +492,77 @@ class TablesService:
         self._reply(reply_topic, {"v": 1, "id": request_id, "status": "ok", "data": data})
 
     def _create(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        code = credentials.new_table_code()
-        while code in self.tables or self.store.table_exists(code):
-            code = credentials.new_table_code()
-        table = Table(code=code)
+        table = Table(code="")
         entry = {
             "kind": "create",
             "game": request.get("game", "kings-corner"),
             "options": request.get("options") or {},
         }
-        table.apply(entry)  # raises before anything is stored if the game is unknown
+        table.apply(entry)  # raises before anything is made if the game is unknown
+        with self.lock:
+            code = self._new_code()
+        table.code = code
         tv_username, tv_password = f"tv-{code.lower()}", credentials.new_token()
-        # The account first: a table is stored only once its TV can log in.
-        self._provision(tv_username, tv_password, topics.tv_grants(code))
-        table.epoch = self.store.create_table(code, table.game, self.owner)
-        self.store.append(code, table.epoch, table.seq, entry, table.status, table.game)
-        self.tables[code] = table
-        self.answered[code] = OrderedDict()
-        self.publish_views(table)
+        # The account first (without the lock): a table is stored only once its TV can log in.
+        try:
+            self._provision(tv_username, tv_password, topics.tv_grants(code))
+        except TableError:
+            with self.lock:
+                self._reserved.discard(code)
+            raise
+        with self.lock:
+            self._reserved.discard(code)
+            table.epoch = self.store.create_table(code, table.game, self.owner)
+            self.store.append(code, table.epoch, table.seq, entry, table.status, table.game)
+            self.tables[code] = table
+            self.answered[code] = OrderedDict()
+            self.last_change[code] = time.time()
+            self.publish_views(table)
         return {"table": code, "tv": {"username": tv_username, "password": tv_password}}
+
+    def _new_code(self) -> str:
+        code = credentials.new_table_code()
+        while code in self.tables or code in self._reserved or self.store.table_exists(code):
+            code = credentials.new_table_code()
+        self._reserved.add(code)  # held while its TV account is made
+        return code
 
     def _join(self, request: Mapping[str, Any]) -> dict[str, Any]:
         code = str(request["table"])
-        table = self.tables.get(code)
-        if table is None:
-            raise TableError("unknown_table", table=code)
-        seat = table.seat_for_join(str(request["name"]))
-        if seat is None:
-            raise TableError("table_full", table=code, seats=table.max_seats)
         player_id, token = credentials.new_player_id(), credentials.new_token()
         username = f"u-{player_id}"
-        host = table.host_seat() is None
-        entry = {
-            "kind": "join",
-            "seat": seat,
-            "player_id": player_id,
-            "name": request["name"],
-            "lang": request.get("lang", "en"),
-            "host": host,
-            "username": username,
-            "token_hash": credentials.hash_token(token),
-        }
+        with self.lock:
+            table = self.tables.get(code)
+            if table is None:
+                raise TableError("unknown_table", table=code)
+            seat = table.seat_for_join(str(request["name"]))
+            if seat is None:
+                raise TableError("table_full", table=code, seats=table.max_seats)
+            host = table.host_seat() is None
+            entry = {
+                "kind": "join",
+                "seat": seat,
+                "player_id": player_id,
+                "name": request["name"],
+                "lang": request.get("lang", "en"),
+                "host": host,
+                "username": username,
+                "token_hash": credentials.hash_token(token),
+            }
+            # Refused here (a name taken, a locked table...) before any account is made.
+            _dry_run(table, entry)
         grants = topics.host_player_grants(code, seat) if host else topics.player_grants(code, seat)
-        # The account first, so that a seat is only ever given with a login that works;
-        # a join the table then refuses (locked, name taken...) takes the account back.
+        # The account first (without the lock, so moves go on), so that a seat is only
+        # ever given with a login that works; a join refused meanwhile takes it back.
         self._provision(username, token, grants)
         try:
-            committed = self._commit(table, entry, None, str(request["id"]))
-        except TableError:
-            self.accounts.revoke(username)
+            with self.lock:
+                committed = self._commit(table, entry, None, str(request["id"]))
+        except TableError:  # refused meanwhile (the seat taken, say), or not stored
+            self._revoke(username)
             raise
         if not committed:
-            self.accounts.revoke(username)
+            self._revoke(username)
             raise TableError("table_moved", table=code)
         return {
             "table": code,
@@ -423,35 +576,36 @@ class TablesService:
     def _claim(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """A new phone takes an offline seat with the host's one-time seat link."""
         code, seat = str(request["table"]), int(request["seat"])
-        table = self.tables.get(code)
-        if table is None:
-            raise TableError("unknown_table", table=code)
-        self.seat_links.redeem(table, seat, str(request["token"]))
-        old = table.seats[seat]
         player_id, token = credentials.new_player_id(), credentials.new_token()
         username = f"u-{player_id}"
-        entry = {
-            "kind": "reseat",
-            "seat": seat,
-            "player_id": player_id,
-            "username": username,
-            "token_hash": credentials.hash_token(token),
-            "lang": request.get("lang", old.lang),
-        }
-        host = old.host
-        old_username = old.username
+        with self.lock:
+            table = self.tables.get(code)
+            if table is None:
+                raise TableError("unknown_table", table=code)
+            self.seat_links.redeem(table, seat, str(request["token"]))
+            old = table.seats[seat]
+            host, old_username = old.host, old.username
+            entry = {
+                "kind": "reseat",
+                "seat": seat,
+                "player_id": player_id,
+                "username": username,
+                "token_hash": credentials.hash_token(token),
+                "lang": request.get("lang", old.lang),
+            }
         grants = topics.host_player_grants(code, seat) if host else topics.player_grants(code, seat)
         self._provision(username, token, grants)
         try:
-            committed = self._commit(table, entry, None, str(request["id"]))
+            with self.lock:
+                committed = self._commit(table, entry, None, str(request["id"]))
         except TableError:
-            self.accounts.revoke(username)
+            self._revoke(username)
             raise
         if not committed:
-            self.accounts.revoke(username)
+            self._revoke(username)
             raise TableError("table_moved", table=code)
         if old_username:
-            self.accounts.revoke(old_username)  # the lost phone's login opens nothing now
+            self._revoke(old_username)  # the lost phone's login opens nothing now
         return {
             "table": code,
             "seat": seat,
@@ -460,6 +614,12 @@ class TablesService:
             "password": token,
             "host": host,
         }
+
+    def _revoke(self, username: str) -> None:
+        try:
+            self.accounts.revoke(username)
+        except Exception as error:  # the broker is away: the account has no seat anyway
+            log.warning("could not remove broker account %s: %s", username, error)
 
     def _provision(self, username: str, password: str, grants: Grants) -> None:
         # Each account may connect only with its own client id (its username): on
@@ -497,7 +657,8 @@ class TablesService:
             )
         except LeaseLostError:
             # Another copy owns the table now: forget our copy, it is out of date.
-            self.tables.pop(table.code, None)
+            if table.code in self.tables:
+                self._forget(table.code)
             if reply_topic is not None:
                 self._reply(reply_topic, _error(intent_id, "table_moved", {}))
             return False
@@ -509,6 +670,7 @@ class TablesService:
                 raise TableError("storage_failed") from None
             self._reply(reply_topic, _error(intent_id, "storage_failed", {}))
             return False
+        self.last_change[table.code] = time.time()
         if before is not None and before.username:
             # The phone is told first that the host removed it; then its login goes,
             # which closes its connection. Closing it at once can beat the notice to the
@@ -571,8 +733,13 @@ def _error(intent_id: str, code: str, params: Mapping[str, Any]) -> dict[str, An
     }
 
 
-def _id_of(payload: bytes) -> str:
-    """The id of a message refused as a whole, if one can be read; ``-`` otherwise."""
+def _id_of(payload: bytes, refusal: ProtocolError) -> str:
+    """The id of a message refused as a whole, if one can be read; ``-`` otherwise.
+
+    A payload refused for its size is never parsed: parsing is what it would cost us.
+    """
+    if refusal.code == "payload_too_large" or len(payload) > MAX_PAYLOAD:
+        return UNKNOWN_ID
     try:
         value = json.loads(payload)
     except (ValueError, UnicodeDecodeError, RecursionError):
@@ -581,6 +748,25 @@ def _id_of(payload: bytes) -> str:
     if isinstance(candidate, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", candidate):
         return candidate
     return UNKNOWN_ID
+
+
+def idle_limit(table: Table) -> float:
+    """How long ``table`` may go without a change before it is closed, in seconds."""
+    humans = [info for info in table.seats.values() if not info.bot]
+    if table.status == "lobby" and not humans:
+        return IDLE_UNJOINED_LOBBY
+    if table.status == "finished" or not humans:
+        return IDLE_FINISHED_OR_EMPTY
+    return IDLE_ABANDONED
+
+
+def _dry_run(table: Table, entry: Mapping[str, Any]) -> None:
+    """Raise the ``TableError`` that applying ``entry`` would raise; change nothing.
+
+    A join changes only the seats (and the count): the copy has seats of its own and
+    shares the rest (game states are never changed in place).
+    """
+    dataclasses.replace(table, seats=dict(table.seats)).apply(entry)
 
 
 def _trim(answered: OrderedDict[tuple[int, str], dict[str, Any]]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,10 @@ OPEN_STATUSES = ("lobby", "playing", "round_over", "finished")
 
 # Appends only while ``epoch`` is still the table's: a newer owner makes it insert nothing.
 _APPEND_IF_OWNER = (
-    "INSERT INTO log (table_code, seq, kind, entry) SELECT ?, ?, ?, ?"
+    "INSERT INTO log (table_code, seq, kind, entry, at) SELECT ?, ?, ?, ?, ?"
     " WHERE EXISTS (SELECT 1 FROM tables WHERE code = ? AND epoch = ?)"
 )
+CLOSED = "closed"  # a table closed for idleness: kept with its log, never restored
 
 
 class LeaseLostError(Exception):
@@ -60,6 +62,9 @@ class Store:
                 pk="id",
             )
             db.table("log").create_index(["table_code", "seq"], unique=True)
+        if "at" not in db.table("log").columns_dict:
+            # When each entry was appended (wall clock): how idle tables are found.
+            db.table("log").add_column("at", float)
         if "players" not in db.table_names():
             db.table("players").create(
                 {
@@ -106,6 +111,22 @@ class Store:
         )
         return 1
 
+    def close_table(self, code: str, epoch: int) -> None:
+        """Mark a table closed (if ``epoch`` still owns it); its log stays."""
+        cursor = self.db.conn.execute(
+            "UPDATE tables SET status = ? WHERE code = ? AND epoch = ?", (CLOSED, code, epoch)
+        )
+        if cursor.rowcount != 1:
+            raise LeaseLostError(code)
+        self._listed.pop(code, None)
+
+    def last_activity(self, code: str) -> float | None:
+        """The time of the table's newest entry (None for a log written before we kept it)."""
+        row = self.db.conn.execute(
+            "SELECT MAX(at) FROM log WHERE table_code = ?", (code,)
+        ).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
     def table_exists(self, code: str) -> bool:
         row = self.db.conn.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone()
         return row is not None
@@ -128,7 +149,7 @@ class Store:
         if player is None and result is None and self._listed.get(code) == (status, game):
             # The common case (a move): one statement, atomic on its own, lease included.
             cursor = conn.execute(
-                _APPEND_IF_OWNER, (code, seq, str(entry["kind"]), text, code, epoch)
+                _APPEND_IF_OWNER, (code, seq, str(entry["kind"]), text, time.time(), code, epoch)
             )
             if cursor.rowcount != 1:
                 raise LeaseLostError(code)
@@ -136,7 +157,7 @@ class Store:
         conn.execute("BEGIN IMMEDIATE")
         try:
             cursor = conn.execute(
-                _APPEND_IF_OWNER, (code, seq, str(entry["kind"]), text, code, epoch)
+                _APPEND_IF_OWNER, (code, seq, str(entry["kind"]), text, time.time(), code, epoch)
             )
             if cursor.rowcount != 1:
                 raise LeaseLostError(code)

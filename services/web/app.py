@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from services.web import api, assets, media, phone, tv
 from services.web.assets import AssetCache
+from services.web.guard import MAX_BODY
 from services.web.lobby import Lobby
 from services.web.settings import WebSettings
 
@@ -40,6 +41,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """
     config = dict(config or {})
     app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a bigger body is refused (413) unread
     app.config.update({k: v for k, v in config.items() if k not in ("LOBBY", "SETTINGS")})
     settings = settings_from(config)
     app.extensions["gamenight.settings"] = settings
@@ -52,6 +54,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["gamenight.lobby"] = lobby
     for blueprint in (tv.bp, phone.bp, api.bp, media.bp, assets.bp):
         app.register_blueprint(blueprint)
+
+    @app.after_request
+    def no_sniffing(response: Response) -> Response:
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(problem: HTTPException) -> tuple[Response, int]:

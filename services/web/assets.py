@@ -81,7 +81,7 @@ def send_asset(relative: str) -> Response:
     asset = cache().get(relative)
     if asset is None:
         abort(404)
-    response = Response(mimetype=asset.mimetype)
+    response = Response(content_type=asset.mimetype)  # mimetype= would add a second charset
     response.set_etag(asset.etag)
     # Revalidate every time: a game night must never run yesterday's scripts.
     response.headers["Cache-Control"] = "no-cache"

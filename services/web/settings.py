@@ -33,6 +33,8 @@ class WebSettings:
     password: str = ""
     client_dir: Path = DEFAULT_CLIENT_DIR
     request_timeout: float = 5.0
+    # Host names the pages may be loaded from besides LAN ones (see services/web/guard.py).
+    allowed_hosts: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def with_public_url(self, port: int, scheme: str = "http") -> WebSettings:

@@ -30,12 +30,25 @@ export function isOlder(a, b) {
   return Boolean(b) && isNewer(b, a);
 }
 
+const RESEND_AFTER = 2000; // ms without a reply before an intent is sent again
+const GIVE_UP_AFTER = 120000;
+
 /**
  * One MQTT-over-WebSocket connection. `handlers[topic](message)` gets parsed JSON;
  * `onConnect` runs after every (re)connect, when subscriptions are in place.
+ *
+ * `deliver(topic, intent)` keeps an intent until `settle(id)` (its reply) or
+ * `settleBefore(seq)` (a view past it), and sends it again, same id, after every
+ * reconnect and every RESEND_AFTER ms: a PUBACK only says the broker has it, and a
+ * broker or tables service crash can still lose it. The tables service answers an id it
+ * has applied again, never applying it twice. Pending intents are kept in
+ * sessionStorage, so a reload of the page sends them again too.
  */
 export class Link {
   constructor({ url, username, password, clientId, will, subscriptions, onConnect, onStatus }) {
+    this.storageKey = `gamenight.pending.${clientId}`;
+    this.pending = loadPending(this.storageKey);
+    this.resendTimer = setInterval(() => this._resendDue(), RESEND_AFTER / 2);
     this.handlers = new Map();
     this.subscriptions = subscriptions;
     this.onConnect = onConnect || (() => {});
@@ -75,8 +88,56 @@ export class Link {
     this.client.publish(topic, JSON.stringify(message), { qos, retain });
   }
 
+  /** Publish an intent and keep it until it is answered (see the class comment). */
+  deliver(topic, intent) {
+    const now = Date.now();
+    this.pending.set(intent.id, { topic, intent, first: now, last: now });
+    this._savePending();
+    this.publish(topic, intent);
+  }
+
+  /** Its reply arrived: stop sending intent `id`. */
+  settle(id) {
+    if (this.pending.delete(id)) this._savePending();
+  }
+
+  /** A view numbered `seq` arrived: intents chosen on older views are done with. */
+  settleBefore(seq) {
+    let changed = false;
+    for (const [id, entry] of this.pending) {
+      if (typeof entry.intent.seq === "number" && entry.intent.seq < seq) {
+        this.pending.delete(id);
+        changed = true;
+      }
+    }
+    if (changed) this._savePending();
+  }
+
   end() {
+    clearInterval(this.resendTimer);
     this.client.end(true);
+  }
+
+  _resendDue(all = false) {
+    if (!this.client.connected) return; // the reconnect sends them all
+    const now = Date.now();
+    for (const [id, entry] of this.pending) {
+      if (now - entry.first > GIVE_UP_AFTER) {
+        this.pending.delete(id);
+      } else if (all || now - entry.last >= RESEND_AFTER) {
+        entry.last = now;
+        this.publish(entry.topic, entry.intent);
+      }
+    }
+    this._savePending();
+  }
+
+  _savePending() {
+    try {
+      sessionStorage.setItem(this.storageKey, JSON.stringify([...this.pending.values()]));
+    } catch {
+      // storage full or disabled: the intents are still resent while the page lives
+    }
   }
 
   _connected() {
@@ -87,6 +148,7 @@ export class Link {
       }
       this.onStatus("online");
       this.onConnect();
+      this._resendDue(true);
     });
   }
 
@@ -111,6 +173,18 @@ export class Link {
       });
     }
   }
+}
+
+function loadPending(key) {
+  const pending = new Map();
+  try {
+    for (const entry of JSON.parse(sessionStorage.getItem(key) || "[]")) {
+      if (entry && entry.intent && typeof entry.intent.id === "string") pending.set(entry.intent.id, entry);
+    }
+  } catch {
+    // nothing kept, or unreadable: start afresh
+  }
+  return pending;
 }
 
 /** POST JSON to the web service; resolves to {ok, status, body}. */

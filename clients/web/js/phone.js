@@ -181,8 +181,13 @@ function seatTopic(name) {
   return topics.seat(page.creds.table, page.creds.seat, name);
 }
 
+// This page's id: when the seat is open in two tabs (or phones), the tables service tells
+// the older one "opened_elsewhere" under this id, and it steps back instead of taking the
+// connection back from the newer one forever.
+const TAB_ID = newId("tab");
+
 function publishPresence() {
-  page.link.publish(seatTopic("presence"), { v: 1, online: true }, { retain: true });
+  page.link.publish(seatTopic("presence"), { v: 1, online: true, tab: TAB_ID }, { retain: true });
 }
 
 function requestSync() {
@@ -272,6 +277,7 @@ function onSeatView(view) {
     page.selection = null;
     $("last-event").textContent = "";
   }
+  if (page.link) page.link.settleBefore(view.seq);
   const moved = !page.seatView || view.seq !== page.seatView.seq;
   page.seatView = view;
   if (moved) {
@@ -282,6 +288,14 @@ function onSeatView(view) {
 }
 
 function onReply(reply) {
+  if (reply.id === TAB_ID && reply.error?.code === "opened_elsewhere") {
+    if (page.link) page.link.end();
+    page.link = null;
+    showConnection("error", t);
+    toast(errorText(reply.error), 600000);
+    return;
+  }
+  if (page.link) page.link.settle(reply.id);
   if (page.saying && reply.id === page.saying && reply.data?.heard) {
     showHeard(reply.data.heard); // what the assistant heard; the answer follows
     return;
@@ -341,7 +355,7 @@ function act(action) {
   }
   const id = newId("a");
   const player = page.seatView.player || page.creds.player_id;
-  page.link.publish(seatTopic("intent"), { v: 1, id, op: "act", seq: page.seatView.seq, player, action });
+  page.link.deliver(seatTopic("intent"), { v: 1, id, op: "act", seq: page.seatView.seq, player, action });
   page.pending = {
     id,
     timer: setTimeout(() => {

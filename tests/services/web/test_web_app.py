@@ -242,6 +242,9 @@ def test_a_code_that_cannot_be_a_table_is_refused_here(
 
 def test_join_without_a_json_body_is_a_bad_request(client: FlaskClient) -> None:
     response = client.post("/api/tables/K7Q2/join", data="name=Ana")
+    assert response.status_code == 415  # not JSON: what a foreign page could send
+    assert response.get_json()["error"]["code"] == "unsupported_media_type"
+    response = client.post("/api/tables/K7Q2/join", data="[1]", content_type="application/json")
     assert response.status_code == 400
     assert response.get_json()["error"]["code"] == "bad_request"
 
