@@ -152,7 +152,8 @@ function render(view) {
   const previous = page.view;
   page.view = view;
   // A new game (another game, a rematch): the old game's log lines are not this one's.
-  if (previous && previous.game_no !== view.game_no) clearLog();
+  // (The first game keeps the lobby's lines: who joined.)
+  if (previous?.game_no && previous.game_no !== view.game_no) clearLog();
   setNames(view.players);
   setGame(view.game);
   document.body.classList.toggle("five-crowns", view.game === "five-crowns");
@@ -183,7 +184,8 @@ function clearLog() {
 
 function onEvents(message) {
   // A new game's first events: the old game's lines are not this one's.
-  if (message.events.some((event) => event.code === "game_started")) page.logEvents = [];
+  const again = (page.view?.game_no || 0) > 1; // a rematch or another game, not the first
+  if (again && message.events.some((event) => event.code === "game_started")) page.logEvents = [];
   for (const event of message.events) {
     page.logEvents.push(event);
     if (SPOKEN.has(event.code)) say(eventText(event, { spoken: true }));
