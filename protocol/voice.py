@@ -31,8 +31,10 @@ SAMPLE_RATE = 16000
 SAMPLE_BYTES = 2
 MAX_VOICE_SECONDS = 6
 MAX_VOICE_SAMPLES = MAX_VOICE_SECONDS * SAMPLE_RATE
-# Room for a clip a little too long, so that it is told "too long" rather than "too big".
-MAX_VOICE_PAYLOAD = 256 * 1024
+# Room for a clip a little too long (7 s), so that it is told "too long" rather than "too big";
+# and below the brokers' packet limit (256 KiB), so that a too-big clip still reaches the
+# assistant and is answered with a code instead of closing the phone's connection.
+MAX_VOICE_PAYLOAD = 232 * 1024
 LANGS = ("en", "fr", "pt", "nl")
 _ID = re.compile(rb"^[A-Za-z0-9_-]{1,64}$")
 _RATE = struct.Struct("<I")

@@ -73,3 +73,13 @@ def test_only_the_seat_itself_writes_its_voice_and_nobody_reads_it() -> None:
     assert voice not in topics.player_grants("K7Q2", 2).write
     assert voice not in topics.host_player_grants("K7Q2", 2).write
     assert voice not in topics.tv_grants("K7Q2").read + topics.tv_grants("K7Q2").write
+
+
+def test_a_too_big_clip_still_fits_the_brokers_packet_limit() -> None:
+    """Else the broker closes the phone's connection and the phone never hears why."""
+    from services.broker.limits import MAX_PACKET_BYTES
+
+    topic_and_header = 200  # the seat's voice topic, the packet's fixed header, the clip's own
+    assert MAX_VOICE_PAYLOAD + 1 + topic_and_header < MAX_PACKET_BYTES
+    seven_seconds = 7 * SAMPLE_RATE * 2 + topic_and_header
+    assert seven_seconds < MAX_VOICE_PAYLOAD  # "too long" is told as such, not as "too big"
