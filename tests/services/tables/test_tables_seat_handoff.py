@@ -52,7 +52,7 @@ def test_the_host_hands_an_offline_seat_to_a_new_phone(
     broker: BrokerEndpoint,
 ) -> None:
     table, _ana, ben = game_under_way(lobby, phones)
-    cards = ben.view()["state"]["hand"]
+    cards = ben.box.wait(ben.view_topic, lambda view: view["state"] is not None)["state"]["hand"]
     # Ben is online: his seat stays his.
     refused = lobby.host(table, "seat_link", seat=1)
     assert refused["error"] == {"code": "seat_online", "params": {"seat": 1, "name": "Ben"}}
@@ -77,7 +77,7 @@ def test_the_host_hands_an_offline_seat_to_a_new_phone(
     assert data["player_id"] != ben.player_id
     new_phone = Phone(broker, data)
     try:
-        view = new_phone.view()
+        view = new_phone.box.wait(new_phone.view_topic, lambda view: view["state"] is not None)
         assert view["state"]["hand"] == cards and view["player"] == data["player_id"]
         # The link was for one use only; the lost phone's login opens nothing now.
         again = lobby.request("claim", table=table, seat=1, token=token)
