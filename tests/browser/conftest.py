@@ -32,6 +32,7 @@ from services.assistant.runner import AssistantRunner
 from services.broker.settings import BrokerEndpoint
 from services.tables.runner import TablesRunner
 from services.web import WebServer, start_web
+from services.web.guard import Limits, Rate, RateLimiter
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -80,6 +81,13 @@ def game_stack(
     web = start_web(
         broker_url=embedded_broker.service_url("web"),
         ws_url=f"ws://{{host}}:{embedded_broker.ws_port}/mqtt",
+    )
+    # A module's tests create and join dozens of tables from one address within seconds,
+    # which a family's TV never does: the per-address limits (tested on their own in
+    # tests/services/web) would refuse them, so this stack gets roomy ones.
+    roomy = Rate(burst=10_000, every=0.001)
+    web.app.extensions["gamenight.limits"] = Limits(
+        RateLimiter(roomy), RateLimiter(roomy), RateLimiter(roomy)
     )
     try:
         yield GameStack(embedded_broker, tables, assistant, web)
