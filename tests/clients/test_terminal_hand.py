@@ -24,9 +24,14 @@ CATALOGUES = ROOT / "clients" / "web" / "i18n"
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
 
+def plain(text: str) -> str:
+    """As tmux shows it: French no-break spaces come out as plain spaces."""
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
 def words(lang: str) -> dict[str, str]:
     loaded: dict[str, str] = json.loads((CATALOGUES / f"{lang}.json").read_text("utf-8"))
-    return loaded
+    return {key: plain(text) for key, text in loaded.items()}
 
 
 class Terminal:
@@ -48,7 +53,7 @@ class Terminal:
             text=True,
             check=False,
         )
-        return done.stdout.replace("\u00a0", " ")
+        return plain(done.stdout)
 
     def type(self, line: str) -> None:
         subprocess.run(["tmux", "send-keys", "-t", self.session, "-l", line], check=True)
@@ -66,6 +71,18 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.session], check=False)
+
+
+def first_shown(expected: dict[Terminal, str], timeout: float = 20.0) -> Terminal:
+    """The first terminal whose screen shows its expected text."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for terminal, text in expected.items():
+            if text in terminal.screen():
+                return terminal
+        time.sleep(0.2)
+    screens = "\n".join(terminal.screen() for terminal in expected)
+    raise AssertionError(f"none showed {' / '.join(expected.values())}:\n{screens}")
 
 
 @pytest.fixture
@@ -110,7 +127,9 @@ def test_two_terminals_play_and_ask_in_their_languages(stack: Stack) -> None:
             ana.wait_for(lambda shown: f"{hand_fr} : " in shown and "N: " in shown)
             ben.wait_for(lambda shown: f"{en['ui.your_hand']}: " in shown)
             draw_fr = fr["ui.your_turn"].replace("{phase}", fr["phase.draw"])
-            mover_is_ana = draw_fr in ana.screen()
+            draw_en = en["ui.your_turn"].replace("{phase}", en["phase.draw"])
+            # Whose turn it is shows a moment after the hand: wait for one of them to say so.
+            mover_is_ana = first_shown({ana: draw_fr, ben: draw_en}) is ana
             mover, waiting = (ana, ben) if mover_is_ana else (ben, ana)
             mover_words, waiting_words = (fr, en) if mover_is_ana else (en, fr)
 
