@@ -56,7 +56,11 @@ def seated_game(lobby: LobbyClient, phones: Callable[..., Phone]) -> dict[int, P
 def next_move(by_seat: dict[int, Phone], newer_than: int) -> tuple[Phone, dict[str, Any]]:
     """The seat to play and its view, once the table is past ``newer_than``."""
     anyone = next(iter(by_seat.values()))
-    public = anyone.public(newer_than=newer_than)
+    # A game under way: the lobby's last view (no state yet) may still be the newest.
+    public = anyone.box.wait(
+        anyone.public_topic,
+        lambda m: m["seq"] > newer_than and (m.get("state") or {}).get("current_seat") is not None,
+    )
     mover = by_seat[public["state"]["current_seat"]]
     return mover, mover.view(newer_than=public["seq"] - 1)
 
