@@ -59,9 +59,11 @@ def mqtt_over_websocket(
 ) -> int:
     """CONNECT over the WebSocket at ``url``; the CONNACK's return code (0: accepted)."""
     client_id = client_id or f"probe-{secrets.token_hex(4)}"
-    with connect(url, ssl=context, subprotocols=["mqtt"], open_timeout=10) as websocket:
+    # Roomy timeouts: once in a whole-suite CI run the second handshake took over 10 s
+    # (noted for a later look); this test is about what is spoken, not how fast.
+    with connect(url, ssl=context, subprotocols=["mqtt"], open_timeout=30) as websocket:
         websocket.send(mqtt_connect_packet(client_id, *login))
-        answer = websocket.recv(timeout=10)
+        answer = websocket.recv(timeout=30)
     assert isinstance(answer, bytes) and answer[0] == 0x20, answer
     return answer[3]
 
