@@ -82,7 +82,9 @@ def deal_with_a_move(tv: Any, phones: list[Any]) -> tuple[Any, str, str]:
         tv.click("#host-panel [data-op=end_session]")
         tv.click("#score-sheet[open] [data-op=rematch]")
         tv.wait_for_selector("#score-sheet:not([open])", state="attached")
-        tv.click("#host-panel [data-close]")
+        # The score sheet closes the host panel itself; close it only if it is still open.
+        if tv.is_visible("#host-panel [data-close]"):
+            tv.click("#host-panel [data-close]")
         for phone in phones:
             phone.wait_for_function(
                 "seq => Number(document.querySelector('#play').dataset.seq) > seq"
