@@ -11,25 +11,14 @@ lan_page_fixture``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from chromium import CHROMIUM, LAN_HOST, LAN_RULES
+from chromium import CHROMIUM_ARGS as BASE_ARGS
 
-LAN_HOST = "gamenight.test"
-CHROMIUM = Path("/usr/bin/chromium")
-# The flags of conftest.py (not imported from it: two conftest modules share that name).
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
-]
+CHROMIUM_ARGS = [*BASE_ARGS, LAN_RULES]
 VIEWPORTS: dict[str, dict[str, Any]] = {
     "tv": {"viewport": {"width": 1920, "height": 1080}},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},

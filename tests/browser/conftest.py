@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium import CHROMIUM, CHROMIUM_ARGS, LAN_HOST
 
 from services.assistant.runner import AssistantRunner
 from services.broker.settings import BrokerEndpoint
@@ -35,17 +36,6 @@ from services.web import WebServer, start_web
 from services.web.guard import Limits, Rate, RateLimiter
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-LAN_HOST = "gamenight.test"
 LAN_ARGS = [
     f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
     "--ignore-certificate-errors",  # our own certificate, as a phone accepts it once

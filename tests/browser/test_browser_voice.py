@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from browser_play import act_and_wait, is_my_turn, join, start_game, table_code, two_players_joined
+from chromium import CHROMIUM, CHROMIUM_ARGS, LAN_HOST, LAN_RULES
 
 from services.assistant.runner import AssistantRunner
 from services.assistant.speech import spoken
@@ -27,19 +28,7 @@ from services.tls import ensure_certificate
 from services.web import start_web
 
 pytestmark = pytest.mark.browser
-CHROMIUM = Path("/usr/bin/chromium")
-# The flags of tests/browser/conftest.py's browser, and a fake microphone.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-LAN_HOST = "gamenight.test"  # resolved to 127.0.0.1 inside Chromium only
-LAN_ARGS = [f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1", "--ignore-certificate-errors"]
+LAN_ARGS = [LAN_RULES, "--ignore-certificate-errors"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 PILE_WORDS = {
     "N": "north", "E": "east", "S": "south", "W": "west",
