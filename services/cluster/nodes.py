@@ -12,6 +12,7 @@ beside the Python interpreter or on ``PATH``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -25,9 +26,18 @@ import urllib.request
 from pathlib import Path
 from typing import IO, Self
 
+import nats
+import nats.errors
+
 from services.broker.credentials import ServiceCredentials, ensure_secret_file
 from services.cluster.callout import ensure_issuer_file
-from services.cluster.natsconf import NodePorts, NodeSpec, render_node_config
+from services.cluster.natsconf import (
+    SYSTEM_USER,
+    NodePorts,
+    NodeSpec,
+    cluster_credentials,
+    render_node_config,
+)
 from services.mqtt import MqttClient, broker_url
 
 START_TIMEOUT = 60.0
@@ -186,6 +196,70 @@ class NatsCluster:
         self._spawn_responder(i)
         self._wait_responders([i])
 
+    # ------------------------------------------------------------------ JetStream leaders
+    def jetstream_leaders(self) -> dict[str, str]:
+        """Which node leads what: ``{"meta": "gn-2", "$MQTT_sess": "gn-0", ...}``, consumers
+        as ``"stream/consumer"``.
+
+        Asked of the first live node's monitor; a node killed a moment ago may still be
+        named until the others elect a new leader (4 to 9 s in nats-server's Raft).
+        """
+        for i, pid in enumerate(self.pids):
+            if pid is None:
+                continue
+            query = "accounts=true&streams=true&consumers=true&config=false"
+            status, jsz = self._monitor(i, f"/jsz?{query}")
+            if status != 200:
+                continue
+            leaders = {"meta": str(jsz.get("meta_cluster", {}).get("leader", ""))}  # type: ignore[attr-defined]
+            for account in jsz.get("account_details", []):  # type: ignore[attr-defined]
+                for stream in account.get("stream_detail", []):
+                    leaders[stream["name"]] = stream.get("cluster", {}).get("leader", "")
+                    for consumer in stream.get("consumer_detail", []):
+                        if not consumer.get("cluster", {}).get("replicas"):
+                            continue  # one copy (a node's own retained-message reader)
+                        name = f"{stream['name']}/{consumer['name']}"
+                        leaders[name] = consumer.get("cluster", {}).get("leader", "")
+            return leaders
+        raise ClusterError("no live node to ask")
+
+    def move_leaders(self, i: int, timeout: float = 30.0) -> None:
+        """Make node ``i`` lead the meta layer and every stream (a stepdown each).
+
+        What an operator does before taking a node down on purpose, and how a test
+        arranges which node a kill -9 costs leaderships on.
+        """
+        target = self.specs[i].name
+        deadline = time.monotonic() + timeout
+        while True:
+            leaders = self.jetstream_leaders()
+            moving = sorted(name for name, leader in leaders.items() if leader != target)
+            if not moving:
+                return
+            if time.monotonic() > deadline:
+                raise ClusterError(f"leaders of {moving} not moved to {target}")
+            asyncio.run(self._step_down(moving, target))
+            time.sleep(0.5)
+
+    async def _step_down(self, names: list[str], target: str) -> None:
+        body = json.dumps({"placement": {"preferred": target}}).encode()
+        system_user = cluster_credentials(self.credentials)
+        for user, subjects in (
+            ("tables", [_stepdown_subject(name) for name in names if name != "meta"]),
+            (SYSTEM_USER, ["$JS.API.META.LEADER.STEPDOWN"] if "meta" in names else []),
+        ):
+            if not subjects:
+                continue
+            connection = await nats.connect(
+                self.nats_urls, user=user, password=system_user.password(user)
+            )
+            try:
+                for subject in subjects:
+                    with contextlib.suppress(nats.errors.Error):
+                        await connection.request(subject, body, timeout=5.0)
+            finally:
+                await connection.close()
+
     # ------------------------------------------------------------------ processes
     def _log(self, name: str) -> IO[bytes]:
         log_file = (self.workdir / f"{name}.log").open("ab")
@@ -300,3 +374,10 @@ class NatsCluster:
                 finally:
                     with contextlib.suppress(Exception):
                         client.stop()
+
+
+def _stepdown_subject(name: str) -> str:
+    stream, _, consumer = name.partition("/")
+    if consumer:
+        return f"$JS.API.CONSUMER.LEADER.STEPDOWN.{stream}.{consumer}"
+    return f"$JS.API.STREAM.LEADER.STEPDOWN.{stream}"
