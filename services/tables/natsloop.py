@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import logging
 import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
@@ -21,6 +22,7 @@ from nats.js import JetStreamContext
 from services.tables.store import StoreUnavailableError
 
 T = TypeVar("T")
+log = logging.getLogger("gamenight.tables")
 
 
 class NatsUnavailableError(StoreUnavailableError):
@@ -62,11 +64,20 @@ class NatsLoop:
             "max_reconnect_attempts": -1,  # a node that dies: go on with another, forever
             "reconnect_time_wait": 0.2,
             "allow_reconnect": True,
+            "error_cb": self._on_error,
+            "reconnected_cb": self._on_reconnected,
         }
         if self._user is not None:
             options["user"], options["password"] = self._user, self._password
         self._nc = await nats.connect(**options)
         self._js = self._nc.jetstream(timeout=self.timeout)
+
+    async def _on_error(self, error: Exception) -> None:
+        log.warning("NATS: %s", error or type(error).__name__)  # a node down: we reconnect
+
+    async def _on_reconnected(self) -> None:
+        assert self._nc is not None
+        log.info("NATS: reconnected to %s", self._nc.connected_url)
 
     def run(self, coroutine: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
         """Run ``coroutine`` on the loop and return its result (its exception raised here)."""
@@ -87,3 +98,5 @@ class NatsLoop:
         if self._thread.is_alive():
             self.loop.call_soon_threadsafe(self.loop.stop)
             self._thread.join(timeout=5)
+        if not self._thread.is_alive() and not self.loop.is_closed():
+            self.loop.close()

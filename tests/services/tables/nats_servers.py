@@ -77,8 +77,9 @@ class NatsServers:
         return self
 
     def restart(self, i: int) -> None:
-        log = (self.workdir / f"node{i}.log").open("ab")
-        self.processes[i] = subprocess.Popen(self._command(i), stdout=log, stderr=log)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        with (self.workdir / f"node{i}.log").open("ab") as log:  # the child keeps its own copy
+            self.processes[i] = subprocess.Popen(self._command(i), stdout=log, stderr=log)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError), socket.create_connection((HOST, self.ports[i]), 0.2):
