@@ -21,10 +21,12 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import IO, Self
+from typing import IO, Any, Self
 
 import nats
 import nats.errors
@@ -196,6 +198,12 @@ class NatsCluster:
         self._spawn_responder(i)
         self._wait_responders([i])
 
+    def connected_users(self, i: int) -> list[str]:
+        """The usernames of node ``i``'s open client connections (MQTT and NATS)."""
+        _, connz = self._monitor(i, "/connz?auth=true&limit=4096")
+        connections = connz.get("connections") or []
+        return [str(c.get("authorized_user", "")) for c in connections]  # type: ignore[attr-defined]
+
     # ------------------------------------------------------------------ JetStream leaders
     def jetstream_leaders(self) -> dict[str, str]:
         """Which node leads what: ``{"meta": "gn-2", "$MQTT_sess": "gn-0", ...}``, consumers
@@ -238,7 +246,7 @@ class NatsCluster:
                 return
             if time.monotonic() > deadline:
                 raise ClusterError(f"leaders of {moving} not moved to {target}")
-            asyncio.run(self._step_down(moving, target))
+            _run_in_thread(self._step_down(moving, target))
             time.sleep(0.5)
 
     async def _step_down(self, names: list[str], target: str) -> None:
@@ -381,3 +389,21 @@ def _stepdown_subject(name: str) -> str:
     if consumer:
         return f"$JS.API.CONSUMER.LEADER.STEPDOWN.{stream}.{consumer}"
     return f"$JS.API.STREAM.LEADER.STEPDOWN.{stream}"
+
+
+def _run_in_thread(coroutine: Coroutine[Any, Any, None]) -> None:
+    """Run ``coroutine`` to its end on a loop of its own (the caller's thread may have one:
+    Playwright's sync API does)."""
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as error:  # handed to the caller's thread
+            failure.append(error)
+
+    thread = threading.Thread(target=run, name="nats-cluster-admin")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]

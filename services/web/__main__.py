@@ -23,7 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--ws-url",
         default="ws://{host}:8083/mqtt",
-        help="the broker's WebSocket URL as phones dial it ({host}: the page's host)",
+        help="the broker's WebSocket URL as phones dial it ({host}: the page's host); "
+        "comma-separated, every node of a cluster",
     )
     parser.add_argument(
         "--wss-url",

@@ -85,9 +85,10 @@ def _limited(retry_after: int) -> tuple[Response, int]:
     return response, status
 
 
-def _connection() -> dict[str, str]:
-    """What every page needs to dial the broker and build links."""
-    return {"ws_url": settings().ws_url_for(request.host), "public_url": settings().public_url}
+def _connection() -> dict[str, Any]:
+    """What every page needs to dial the broker (every node's address) and build links."""
+    urls = settings().ws_urls_for(request.host)
+    return {"ws_url": urls[0], "ws_urls": urls, "public_url": settings().public_url}
 
 
 def clean_name(raw: Any) -> str | None:

@@ -23,7 +23,8 @@ class WebSettings:
 
     ``ws_url`` is the broker's WebSocket address as a phone must dial it; ``{host}`` in it
     is replaced by the host name the page was loaded from, so one setting serves the
-    TV on ``localhost`` and the phones on the LAN address alike.
+    TV on ``localhost`` and the phones on the LAN address alike. Several, comma-separated,
+    name the nodes of a NATS cluster: the pages move to the next when one dies.
     """
 
     broker_url: str = "mqtt://127.0.0.1:1883"
@@ -48,11 +49,17 @@ class WebSettings:
         return f"{self.public_url.rstrip('/')}/join/{table}"
 
     def ws_url_for(self, page_host: str) -> str:
-        """The broker's WebSocket URL for a page loaded from ``page_host`` (host[:port])."""
+        """The broker's (first) WebSocket URL for a page loaded from ``page_host``."""
+        return self.ws_urls_for(page_host)[0]
+
+    def ws_urls_for(self, page_host: str) -> list[str]:
+        """Every broker WebSocket URL (one per cluster node) for a page on ``page_host``."""
         host = urlsplit(f"//{page_host}").hostname or "localhost"
         if ":" in host:  # an IPv6 literal goes back in brackets
             host = f"[{host}]"
-        return self.ws_url.replace("{host}", host)
+        return [
+            url.strip().replace("{host}", host) for url in self.ws_url.split(",") if url.strip()
+        ]
 
 
 def lan_address() -> str:

@@ -30,11 +30,34 @@ export function isOlder(a, b) {
   return Boolean(b) && isNewer(b, a);
 }
 
+/**
+ * Where to dial: `urls` is one broker URL or several (a list, or comma-separated: the
+ * nodes of a NATS cluster). With several, MQTT.js's `servers` makes each reconnection try
+ * the next node, so a page whose node dies is on another one reconnectPeriod later.
+ */
+export function brokerTargets(urls) {
+  const list = (Array.isArray(urls) ? urls : String(urls || "").split(","))
+    .map((url) => url.trim())
+    .filter(Boolean);
+  if (list.length < 2) return { url: list[0], servers: undefined };
+  const servers = list.map((text) => {
+    const url = new URL(text);
+    const secure = url.protocol === "wss:";
+    return {
+      host: url.hostname,
+      port: Number(url.port) || (secure ? 443 : 80),
+      protocol: secure ? "wss" : "ws",
+    };
+  });
+  return { url: list[0], servers };
+}
+
 const RESEND_AFTER = 2000; // ms without a reply before an intent is sent again
 const GIVE_UP_AFTER = 120000;
 
 /**
- * One MQTT-over-WebSocket connection. `handlers[topic](message)` gets parsed JSON;
+ * One MQTT-over-WebSocket connection (to one of `url`'s nodes, see `brokerTargets`).
+ * `handlers[topic](message)` gets parsed JSON;
  * `onConnect` runs after every (re)connect, when subscriptions are in place.
  *
  * `deliver(topic, intent)` keeps an intent until `settle(id)` (its reply) or
@@ -46,6 +69,7 @@ const GIVE_UP_AFTER = 120000;
  */
 export class Link {
   constructor({ url, username, password, clientId, will, subscriptions, onConnect, onStatus }) {
+    const targets = brokerTargets(url);
     this.storageKey = `gamenight.pending.${clientId}`;
     this.pending = loadPending(this.storageKey);
     this.resendTimer = setInterval(() => this._resendDue(), RESEND_AFTER / 2);
@@ -53,7 +77,8 @@ export class Link {
     this.subscriptions = subscriptions;
     this.onConnect = onConnect || (() => {});
     this.onStatus = onStatus || (() => {});
-    this.client = globalThis.mqtt.connect(url, {
+    this.client = globalThis.mqtt.connect(targets.url, {
+      servers: targets.servers,
       username,
       password,
       clientId,

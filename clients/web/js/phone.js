@@ -211,7 +211,7 @@ function connect(creds) {
   ];
   if (creds.host) subscriptions.push(topics.hostReply(table));
   const link = new Link({
-    url: page.config.ws_url,
+    url: page.config.ws_urls || page.config.ws_url,
     username: creds.username,
     password: creds.password,
     // The same id after a reload takes over the old connection at once.

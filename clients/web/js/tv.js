@@ -242,7 +242,7 @@ function connect(saved) {
   if (page.link) page.link.end();
   const table = saved.table;
   const link = new Link({
-    url: page.config.ws_url,
+    url: page.config.ws_urls || page.config.ws_url,
     username: saved.username,
     password: saved.password,
     // The broker binds each account to one client id (its username): see services/tables.
