@@ -89,6 +89,12 @@ def _arena(args: argparse.Namespace) -> int:
     return arena_main(args)
 
 
+def _cluster(args: argparse.Namespace) -> int:
+    from services.cluster.stack import run
+
+    return run(args)
+
+
 def _print_qr(url: str) -> None:
     import qrcode
 
@@ -186,6 +192,14 @@ def build_parser() -> argparse.ArgumentParser:
     arena = commands.add_parser("arena", help="measure two computer-player levels")
     add_arguments(arena)
     arena.set_defaults(handler=_arena)
+
+    from services.cluster.stack import add_arguments as add_cluster_arguments
+
+    cluster = commands.add_parser(
+        "cluster", help="run every service on a NATS cluster of this machine (no Docker)"
+    )
+    add_cluster_arguments(cluster)
+    cluster.set_defaults(handler=_cluster)
     return parser
 
 

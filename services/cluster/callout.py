@@ -14,14 +14,16 @@ account's ``Grants`` as NATS subjects (``services.cluster.natsconf.mqtt_filter_t
 The MQTT internals a restricted client needs (the ``$MQTT.sub.<id>`` delivery subject of
 its QoS 1 subscriptions) are allowed by the server itself.
 
-Run: ``python -m services.cluster.callout --nats URL[,URL...] --secret-file S
---issuer-file SEED``; ``--ready-file F`` is written once it answers.
+Run: ``python -m services.cluster.callout --nats URL[,URL...] --secret-file S``; the
+signing key is derived from the service secret (``issuer_for``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
+import hmac
 import json
 import logging
 import os
@@ -62,6 +64,7 @@ KV_OPERATION = "KV-Operation"
 # stretching adds nothing against guessing them and would cost every login milliseconds.
 HASH_ITERATIONS = 1
 REFUSED = "not authorized"
+ISSUER_LABEL = b"gamenight/nats/callout-issuer"
 # Seconds a lookup may take: the nodes wait 5 (natsconf's authorization timeout).
 LOOKUP_BUDGET = 3.5
 
@@ -101,19 +104,14 @@ class AccountRecord:
         return publish, subscribe
 
 
-def load_issuer(path: Path) -> nkeys.KeyPair:
-    """The issuer's key pair from its seed file."""
-    return nkeys.from_seed(path.read_bytes().strip())
+def issuer_for(credentials: ServiceCredentials) -> nkeys.KeyPair:
+    """The account nkey that signs our answers, derived from the shared service secret.
 
-
-def ensure_issuer_file(path: Path) -> nkeys.KeyPair:
-    """Read the issuer seed at ``path``, creating it (mode 0600) if missing."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(natsjwt.new_account_seed() + b"\n")
-    return load_issuer(path)
+    Every node (its configuration names the public key) and every responder (which signs
+    with the seed) derive the same one, so no key file has to be handed around.
+    """
+    raw = hmac.new(credentials.secret.encode("utf-8"), ISSUER_LABEL, hashlib.sha256).digest()
+    return nkeys.from_seed(bytes(nkeys.encode_seed(raw, nkeys.PREFIX_BYTE_ACCOUNT)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,12 +193,10 @@ async def connect(nats_urls: Sequence[str], user: str, password: str, name: str)
 class CalloutResponder:
     """One copy of the responder: a member of the queue group on ``$SYS.REQ.USER.AUTH``."""
 
-    def __init__(
-        self, nats_urls: Sequence[str], credentials: ServiceCredentials, issuer: nkeys.KeyPair
-    ) -> None:
+    def __init__(self, nats_urls: Sequence[str], credentials: ServiceCredentials) -> None:
         self.nats_urls = list(nats_urls)
         self.credentials = cluster_credentials(credentials)
-        self.issuer = issuer
+        self.issuer = issuer_for(credentials)
         self._nc: Nats | None = None
         self._js: JetStreamContext = None  # type: ignore[assignment]  # set by start()
 
@@ -276,7 +272,7 @@ def _valid_key(username: str) -> bool:
 
 async def _serve(args: argparse.Namespace) -> None:
     credentials = ServiceCredentials.load(args.secret_file)
-    responder = CalloutResponder(args.nats.split(","), credentials, load_issuer(args.issuer_file))
+    responder = CalloutResponder(args.nats.split(","), credentials)
     await responder.start()
     if args.ready_file is not None:
         args.ready_file.write_text(str(os.getpid()), "utf-8")
@@ -292,9 +288,13 @@ async def _serve(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Game Night's NATS auth callout responder")
     parser.add_argument("--nats", required=True, help="nats://host:port, comma-separated")
-    parser.add_argument("--secret-file", type=Path, required=True)
-    parser.add_argument("--issuer-file", type=Path, required=True)
-    parser.add_argument("--ready-file", type=Path)
+    parser.add_argument(
+        "--secret-file",
+        type=Path,
+        default=None,
+        help="the service secret (default: $GAMENIGHT_SERVICE_SECRET_FILE or _SECRET)",
+    )
+    parser.add_argument("--ready-file", type=Path, help="written once it answers")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     asyncio.run(_serve(args))

@@ -3,7 +3,8 @@
 Every node of the cluster gets the same accounts and the same auth callout; only its name,
 its ports and its store directory differ. The text is meant to be read by a person::
 
-    python -m services.cluster.natsconf --secret-file S --issuer A... --node 0 --nodes 3
+    python -m services.cluster.natsconf --node 0 --peers nats-0:6222,nats-1:6222,nats-2:6222
+        --secret-file S --out nats.conf      # --run: then exec nats-server with it
 
 Accounts (static users are all "auth users", so they skip the callout):
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -190,33 +191,60 @@ authorization {{
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print (or write) the configuration of one node whose peers use the same ports."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--secret-file", type=Path, required=True)
-    parser.add_argument("--issuer-file", type=Path, required=True, help="the issuer's seed")
+    """Write one node's configuration (compose.cluster.yml's nodes); ``--run`` then
+    replaces this process by ``nats-server`` with it."""
+    parser = argparse.ArgumentParser(
+        prog="python -m services.cluster.natsconf", description=main.__doc__
+    )
     parser.add_argument("--node", type=int, required=True, help="this node's index")
-    parser.add_argument("--hosts", required=True, help="every node's host, comma-separated")
+    parser.add_argument(
+        "--peers",
+        required=True,
+        help="every node's HOST:CLUSTER_PORT in index order, e.g. nats-0:6222,nats-1:6222",
+    )
     parser.add_argument("--listen-host", default="0.0.0.0")
+    parser.add_argument(
+        "--ports",
+        default="4222,6222,1883,8080,8222",
+        help="this node's client,cluster,mqtt,websocket,monitor ports (default: %(default)s)",
+    )
     parser.add_argument("--store-dir", type=Path, default=Path("/data/jetstream"))
-    parser.add_argument("--ports", default="4222,6222,1883,8080,8222")
-    parser.add_argument("--out", type=Path)
+    parser.add_argument(
+        "--secret-file",
+        type=Path,
+        default=None,
+        help="the service secret (default: $GAMENIGHT_SERVICE_SECRET_FILE or _SECRET)",
+    )
+    parser.add_argument("--out", type=Path, default=None, help="default: STORE_DIR/../nats.conf")
+    parser.add_argument("--run", action="store_true", help="then exec nats-server with it")
     args = parser.parse_args(argv)
-    from services.cluster.callout import load_issuer
+    from services.cluster.callout import issuer_for
 
     client, cluster, mqtt, websocket, monitor = (int(p) for p in args.ports.split(","))
-    ports = NodePorts(client, cluster, mqtt, websocket, monitor)
-    hosts = args.hosts.split(",")
-    peers = [NodeSpec(i, args.listen_host, ports, args.store_dir) for i in range(len(hosts))]
+    peers = []
+    for index, peer in enumerate(args.peers.split(",")):
+        host, _, port = peer.rpartition(":")
+        ports = NodePorts(client, int(port), mqtt, websocket, monitor)
+        peers.append(NodeSpec(index, host, ports, args.store_dir))
+    own = peers[args.node]
+    node = NodeSpec(
+        own.index,
+        args.listen_host,
+        NodePorts(client, cluster, mqtt, websocket, monitor),
+        own.store_dir,
+    )
     credentials = ServiceCredentials.load(args.secret_file)
-    issuer = load_issuer(args.issuer_file).public_key.decode()
-    text = render_node_config(peers[args.node], peers, credentials, issuer, route_hosts=hosts)
-    if args.out is None:
-        sys.stdout.write(text)
-    else:
-        args.out.write_text(text, "utf-8")
-        args.out.chmod(0o600)
+    issuer = issuer_for(credentials).public_key.decode()
+    text = render_node_config(
+        node, peers, credentials, issuer, route_hosts=[peer.host for peer in peers]
+    )
+    out = args.out or args.store_dir.parent / "nats.conf"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, "utf-8")
+    out.chmod(0o600)  # it holds the service passwords
+    if args.run:
+        from services.cluster.nodes import nats_server_binary
+
+        binary = str(nats_server_binary())
+        os.execv(binary, [binary, "-c", str(out)])
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

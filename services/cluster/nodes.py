@@ -32,7 +32,7 @@ import nats
 import nats.errors
 
 from services.broker.credentials import ServiceCredentials, ensure_secret_file
-from services.cluster.callout import ensure_issuer_file
+from services.cluster.callout import issuer_for
 from services.cluster.natsconf import (
     SYSTEM_USER,
     NodePorts,
@@ -102,8 +102,7 @@ class NatsCluster:
             fd = os.open(self.secret_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(credentials.secret + "\n")
-        self.issuer_file = self.workdir / "callout-issuer.seed"
-        self.issuer = ensure_issuer_file(self.issuer_file)
+        self.issuer = issuer_for(self.credentials)
         if ports is None:
             flat = free_ports(host, nodes * PORTS_PER_NODE)
             ports = [
@@ -301,7 +300,6 @@ class NatsCluster:
         log_file = self._log(f"callout-{i}")
         command = [sys.executable, "-m", "services.cluster.callout", "--nats", ",".join(urls)]
         command += ["--secret-file", str(self.secret_file)]
-        command += ["--issuer-file", str(self.issuer_file)]
         command += ["--ready-file", str(self._ready_file(i))]
         self._responders[i] = subprocess.Popen(
             command, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
