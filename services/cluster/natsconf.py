@@ -248,3 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         binary = str(nats_server_binary())
         os.execv(binary, [binary, "-c", str(out)])
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
