@@ -60,7 +60,7 @@ class Player:
         }
         for topic, handler in subscriptions.items():
             self.client.subscribe(topic, handler, qos=0)  # as the pages
-        self.client.start().wait_connected(10)
+        self.client.start().wait_connected(30)
 
     def _keep(self, name: str) -> Any:
         def keep(topic: str, payload: bytes) -> None:
@@ -112,7 +112,7 @@ def _api(stack: ClusterStack, path: str, body: dict[str, Any]) -> dict[str, Any]
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=30) as response:
         answer: dict[str, Any] = json.load(response)
     return answer
 
@@ -187,7 +187,7 @@ def test_players_on_a_killed_node_reconnect_within_5_s_and_lose_no_accepted_move
             start = {"v": 1, "id": uuid.uuid4().hex[:8], "op": "start", "player": host.player}
             host_login = BrokerUrl.parse(stack.cluster.service_broker("web"))
             with MqttClient(host_login) as tv:  # the host's start, as the TV sends it
-                tv.wait_connected(10)
+                tv.wait_connected(30)
                 tv.publish_and_wait(
                     topics.host_topic(host.table, "intent"), json.dumps(start).encode()
                 )
