@@ -11,7 +11,8 @@
 * ``on_unmatched`` sees messages no subscription asked for (tests use it to catch leaks).
 * ``on_connected`` runs in the network thread after each (re)connection, subscriptions sent.
 * Several URLs (``mqtt://h:1,mqtt://h:2``, the nodes of a NATS cluster): each failed
-  connection or lost one moves the next attempt to the next node, round the list.
+  connection or lost one moves the next attempt to the next node, round the list; a
+  subscription granted before and refused after a reconnection is asked for again.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from services.wire import dumps, encode
 
 log = logging.getLogger("gamenight.mqtt")
 ROUTES_REMEMBERED = 4096
+RESUBSCRIBE_AFTER = 1.0  # seconds before asking again for a subscription granted before
+RESUBSCRIBE_TRIES = 60  # then it is a refusal after all (rights taken away): log it
 
 Handler = Callable[[str, bytes], None]
 """A message handler: ``handler(topic, payload)``, called from the network thread."""
@@ -221,6 +224,8 @@ class MqttClient:
         self._routes: dict[str, tuple[Handler, ...]] = {}
         self._pending: dict[int, list[str]] = {}  # SUBSCRIBE message id -> filters
         self._granted: dict[str, bool] = {}
+        # Filters granted once -> failed asks since (see _on_subscribe).
+        self._ever_granted: dict[str, int] = {}
         self._connected = False
         self._refused: str | None = None
         self._network_thread: threading.Thread | None = None
@@ -319,6 +324,7 @@ class MqttClient:
             if self._subscriptions.pop(topic_filter, None) is None:
                 return
             self._granted.pop(topic_filter, None)
+            self._ever_granted.pop(topic_filter, None)
         self._paho.unsubscribe(topic_filter)
 
     def publish(self, topic: str, payload: bytes | str, qos: int = 1, retain: bool = False) -> None:
@@ -421,13 +427,35 @@ class MqttClient:
         reasons: list[ReasonCode],
         properties: Any,
     ) -> None:
+        retry: list[str] = []
         with self._state:
             filters = self._pending.pop(mid, [])
             for topic_filter, reason in zip(filters, reasons, strict=False):
                 self._granted[topic_filter] = not reason.is_failure
-                if reason.is_failure:
+                if not reason.is_failure:
+                    self._ever_granted[topic_filter] = 0
+                elif self._ever_granted.get(topic_filter, RESUBSCRIBE_TRIES) < RESUBSCRIBE_TRIES:
+                    self._ever_granted[topic_filter] += 1
+                    # Granted before, so not a matter of rights: a NATS node refuses while
+                    # the JetStream consumer behind a QoS 1 subscription cannot be made (a
+                    # leader being elected after a node's death). Ask again shortly.
+                    retry.append(topic_filter)
+                    log.info("%s: subscription to %s failed; again soon", self.url, topic_filter)
+                else:
                     log.warning("%s: subscription to %s refused", self.url, topic_filter)
             self._state.notify_all()
+        if retry:
+            timer = threading.Timer(RESUBSCRIBE_AFTER, self._resubscribe, [retry])
+            timer.daemon = True
+            timer.start()
+
+    def _resubscribe(self, filters: list[str]) -> None:
+        with self._state:
+            if not (self._started and self._connected):
+                return  # a reconnection subscribes everything again anyway
+            wanted = [(f, self._subscriptions[f].qos) for f in filters if f in self._subscriptions]
+            if wanted:
+                self._send_subscribe(wanted)
 
     def _handlers_for(self, topic: str) -> tuple[Handler, ...]:
         with self._state:
