@@ -187,3 +187,15 @@ def test_a_node_configuration_names_its_peers_and_the_callout(tmp_path: object) 
     assert '"gamenight.v1.>"' in web_line
     tables_line = next(line for line in text.splitlines() if 'user: "tables"' in line)
     assert "$SYS.REQ.USER.AUTH" in tables_line
+
+
+def test_the_pages_get_every_nodes_websocket_for_their_host() -> None:
+    from services.web.settings import WebSettings
+
+    settings = WebSettings(ws_url="ws://{host}:8080/mqtt, ws://{host}:8081/mqtt")
+    assert settings.ws_urls_for("gamenight.test:8000") == [
+        "ws://gamenight.test:8080/mqtt",
+        "ws://gamenight.test:8081/mqtt",
+    ]
+    assert settings.ws_url_for("[::1]:8000") == "ws://[::1]:8080/mqtt"
+    assert WebSettings(ws_url="ws://{host}:9/mqtt").ws_urls_for("h") == ["ws://h:9/mqtt"]
