@@ -200,6 +200,8 @@ class CalloutResponder:
         self.issuer = issuer_for(credentials)
         self._nc: Nats | None = None
         self._js: JetStreamContext = None  # type: ignore[assignment]  # set by start()
+        self._answering: set[asyncio.Task[None]] = set()
+        self._leader_lost_until = 0.0  # loop time: until then, ask a replica straight away
 
     async def start(self) -> None:
         password = self.credentials.password(CALLOUT_USER)
@@ -215,6 +217,13 @@ class CalloutResponder:
             self._nc = None
 
     async def _on_request(self, msg: Msg) -> None:
+        # nats-py runs one callback at a time per subscription: answer each request in a
+        # task of its own, so a slow lookup (a leader being elected) holds up no other.
+        task = asyncio.create_task(self._answer(msg))
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
+
+    async def _answer(self, msg: Msg) -> None:
         try:
             request = AuthRequest.decode(msg.data.decode("utf-8", "replace"))
             record = await self._lookup(request)
@@ -239,12 +248,17 @@ class CalloutResponder:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LOOKUP_BUDGET
         while (remaining := deadline - loop.time()) > 0:
-            for direct, patience in ((False, LEADER_PATIENCE), (True, remaining)):
+            tries = [(True, remaining)]
+            if loop.time() >= self._leader_lost_until:
+                tries.insert(0, (False, LEADER_PATIENCE))
+            for direct, patience in tries:
                 wait = min(patience, max(0.01, deadline - loop.time()))
                 try:
                     return await asyncio.wait_for(self._read(request.username, direct), wait)
                 except (TimeoutError, nats.errors.Error):
                     log.info("lookup of %s (direct=%s) failed", request.username, direct)
+                    if not direct:  # the next logins skip the leader for a while
+                        self._leader_lost_until = loop.time() + LEADER_PATIENCE * 2
             await asyncio.sleep(0.05)
         return None
 

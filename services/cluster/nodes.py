@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Coroutine
+from collections.abc import Collection, Coroutine
 from pathlib import Path
 from typing import IO, Any, Self
 
@@ -230,8 +230,11 @@ class NatsCluster:
             return leaders
         raise ClusterError("no live node to ask")
 
-    def move_leaders(self, i: int, timeout: float = 30.0) -> None:
-        """Make node ``i`` lead the meta layer and every stream (a stepdown each).
+    def move_leaders(
+        self, i: int, timeout: float = 30.0, only: Collection[str] | None = None
+    ) -> None:
+        """Make node ``i`` lead the meta layer and every stream (a stepdown each), or only
+        those named in ``only`` (``"meta"``, stream names, ``"stream/consumer"``).
 
         What an operator does before taking a node down on purpose, and how a test
         arranges which node a kill -9 costs leaderships on.
@@ -240,7 +243,11 @@ class NatsCluster:
         deadline = time.monotonic() + timeout
         while True:
             leaders = self.jetstream_leaders()
-            moving = sorted(name for name, leader in leaders.items() if leader != target)
+            moving = sorted(
+                name
+                for name, leader in leaders.items()
+                if leader != target and (only is None or name in only)
+            )
             if not moving:
                 return
             if time.monotonic() > deadline:

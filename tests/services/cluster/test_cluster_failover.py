@@ -18,6 +18,7 @@ import pytest
 
 from protocol.topics import player_grants, seat_topic, table_events
 from services.cluster.accounts import NatsAccounts
+from services.cluster.callout import ACCOUNTS_STREAM
 from services.cluster.nodes import NatsCluster
 from services.mqtt import ConnectRefusedError, MqttClient, broker_url
 
@@ -167,3 +168,38 @@ def test_a_client_whose_first_node_is_down_starts_on_the_next(
         assert _node_of(client)[1] == cluster.specs[1].ports.mqtt
     finally:
         client.stop()
+
+
+def test_a_crowd_on_a_killed_node_is_let_in_again_on_the_others(
+    fresh_cluster: Callable[..., NatsCluster], table_code: str
+) -> None:
+    # Every login is a callout request, and the accounts bucket's leader dies with the
+    # node: lookups wait for it a moment, then ask a replica. They must not queue behind
+    # each other (nor each wait for the lost leader).
+    cluster = fresh_cluster()
+    crowd = 30
+    with NatsAccounts(cluster.nats_urls, cluster.credentials) as accounts:
+        for i in range(crowd):
+            accounts.provision(f"u-c{i}", "tok", player_grants(table_code, i % 16))
+    cluster.move_leaders(2)
+    cluster.move_leaders(0, only={ACCOUNTS_STREAM})
+    phones = []
+    try:
+        for i in range(crowd):
+            urls = ",".join(
+                broker_url("mqtt", s.host, s.ports.mqtt, f"u-c{i}", "tok") for s in cluster.specs
+            )
+            phone = MqttClient(urls, reconnect_delay=(0.1, 1.0))
+            phone.subscribe(table_events(table_code), lambda topic, payload: None, qos=0)
+            phones.append(phone.start())
+        for phone in phones:
+            phone.wait_connected(SETTLE)
+        killed_at = time.monotonic()
+        cluster.kill(0)
+        for phone in phones:
+            _wait_back(phone, max(0.1, killed_at + RECONNECT_LIMIT - time.monotonic()))
+        print(f"{crowd} phones back {time.monotonic() - killed_at:.2f} s after the kill")
+        assert all(_node_of(phone)[1] != cluster.specs[0].ports.mqtt for phone in phones)
+    finally:
+        for phone in phones:
+            phone.stop()
