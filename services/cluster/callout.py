@@ -67,7 +67,8 @@ REFUSED = "not authorized"
 ISSUER_LABEL = b"gamenight/nats/callout-issuer"
 # Seconds a lookup may take: the nodes wait 5 (natsconf's authorization timeout).
 LOOKUP_BUDGET = 3.5
-LEADER_PATIENCE = 0.5  # seconds for the bucket's leader, before a replica is asked
+LEADER_PATIENCE = 0.5
+SETUP_SECONDS = 60.0  # seconds for the bucket's leader, before a replica is asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +161,24 @@ def answer(request: AuthRequest, record: AccountRecord | None, issuer: nkeys.Key
     return natsjwt.encode(claims, issuer)
 
 
-async def accounts_bucket(js: Any, replicas: int) -> KeyValue:
-    """The accounts bucket, created (replicated on ``replicas`` nodes) if it is missing."""
+async def accounts_bucket(js: Any, replicas: int, patience: float = SETUP_SECONDS) -> KeyValue:
+    """The accounts bucket, created (replicated on ``replicas`` nodes) if it is missing.
+
+    A cluster just started may still be electing its leaders: keep asking a while.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience
+    while True:
+        try:
+            return await _accounts_bucket(js, replicas)
+        except (TimeoutError, nats.errors.Error):
+            if loop.time() > deadline:
+                raise
+            log.info("JetStream not ready for the accounts bucket yet; again")
+            await asyncio.sleep(0.5)
+
+
+async def _accounts_bucket(js: Any, replicas: int) -> KeyValue:
     try:
         kv: KeyValue = await js.key_value(ACCOUNTS_BUCKET)
         return kv

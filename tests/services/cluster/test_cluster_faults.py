@@ -15,6 +15,7 @@ import asyncio
 import json
 import threading
 import time
+import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -45,6 +46,8 @@ class Player:
         self.table, self.seat = str(joined["table"]), int(joined["seat"])
         self.player = str(joined["player_id"])
         self.accepted: dict[str, int] = {}  # intent id -> the seq it made
+        self.refused: list[str] = []  # error codes answered (the move not made: tried again)
+        self.refused_ids: set[str] = set()
         self.changed = threading.Condition()
         self.public: dict[str, Any] = {}
         self.own: dict[str, Any] = {}
@@ -86,8 +89,15 @@ class Player:
         )
 
     def play_one(self, timeout: float = 60.0) -> None:
-        """Wait for this seat's turn, then send one move until it is answered."""
+        """Wait for this seat's turn, then send one move until one is accepted."""
         deadline = time.monotonic() + timeout
+        while not self._try_one(deadline):
+            assert time.monotonic() < deadline, f"no move accepted: {self.refused}"
+            time.sleep(0.2)
+
+    def _try_one(self, deadline: float) -> bool:
+        """One move, sent until answered: whether it was accepted."""
+        timeout = max(0.1, deadline - time.monotonic())
         with self.changed:
             assert self.changed.wait_for(self.my_turn, timeout), "the turn never came"
             own = self.own
@@ -102,19 +112,31 @@ class Player:
                     break
             assert time.monotonic() < deadline, "an intent was never answered"
         reply = self.replies[intent["id"]]
-        assert reply["status"] == "ok", reply
+        if reply["status"] != "ok":
+            self.refused.append(str(reply["error"]["code"]))
+            self.refused_ids.add(intent["id"])
+            return False
         self.accepted[intent["id"]] = int(reply["seq"])
+        return True
 
 
 def _api(stack: ClusterStack, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A web API call, again while the tables service is still starting (503)."""
     request = urllib.request.Request(
         stack.web_url + path,
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        answer: dict[str, Any] = json.load(response)
-    return answer
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                answer: dict[str, Any] = json.load(response)
+                return answer
+        except urllib.error.HTTPError as error:
+            if error.code != 503 or time.monotonic() > deadline:
+                raise
+        time.sleep(1.0)
 
 
 def _logged_intents(stack: ClusterStack, table: str) -> list[str]:
@@ -233,6 +255,8 @@ def test_players_on_a_killed_node_reconnect_within_5_s_and_lose_no_accepted_move
         print(f"node leading JetStream: {leader}; players back after {took} s")
         assert len(back) == len(players) and max(back.values()) < limit
         play(4)
+        refused = [code for player in players for code in player.refused]
+        print(f"moves refused around the kill, then made again: {refused}")
     finally:
         for player in players:
             player.client.stop()
@@ -243,4 +267,6 @@ def test_players_on_a_killed_node_reconnect_within_5_s_and_lose_no_accepted_move
         logged = _logged_intents(stack, pair[0].table)
         assert len(logged) == len(set(logged)), "an intent applied twice"
         assert accepted <= set(logged), f"accepted moves lost: {accepted - set(logged)}"
+        refused = {i for p in pair for i in p.refused_ids}
+        assert not refused & set(logged), "a move answered with an error was applied"
         assert len(accepted) == 8
