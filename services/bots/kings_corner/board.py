@@ -25,11 +25,6 @@ def hand_of(view: Mapping[str, Any]) -> list[Card]:
     return [parse_card(text) for text in view.get("hand", ())]
 
 
-def card_of(action: Mapping[str, Any]) -> Card | None:
-    card = action.get("card")
-    return parse_card(card) if isinstance(card, str) else None
-
-
 def is_king(card: Card | None) -> bool:
     return card is not None and card.rank == KING
 

@@ -9,7 +9,9 @@
 3. The best few are played out on sampled positions (``position``: the hidden cards
    dealt consistently with the read), the next players' turns and then our own next
    turn played by the ``normal`` ordering; the ending that leaves us best placed in the
-   race (our cards against the leader's, a win or a loss counting most) is played.
+   race (our cards against the leader's, a win or a loss counting most) is played. The
+   play-outs are shared out by successive halving: every finalist on a few samples,
+   the best of them on all (the same samples for all: their luck cancels out).
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ from services.bots.kings_corner.judge import Judge
 from services.bots.kings_corner.position import sample_state
 from services.bots.kings_corner.reading import Reading
 
-NODE_BUDGET = 3000
+NODE_BUDGET = 2000
 FINALISTS = 16  # endings played out, the best by the quick judgement
-SAMPLES = 10  # sampled positions each finalist is played out on
+FIRST_SAMPLES = 3  # sampled positions every finalist is played out on
+KEPT = 5  # finalists then played out on all of them
+SAMPLES = 10  # sampled positions in all
 WIN = 12.0  # a round won (or lost) in the look-ahead, in cards of the race
 ROLLOUT_STEPS = 400  # a bound on the look-ahead's actions (a turn is rarely 20)
 
@@ -141,10 +145,15 @@ def best_plan(
     }
     judge = Judge(samples[0], seat, by_card)
     endings.sort(key=lambda ending: -judge.score(ending.hand, ending.top))
-    finalists = endings[:FINALISTS]
+    # Successive halving: every finalist on a few samples, the best few on them all.
+    scored = [
+        (sum(play_out(sample, ending, seat) for sample in samples[:FIRST_SAMPLES]), ending)
+        for ending in endings[:FINALISTS]
+    ]
+    scored.sort(key=lambda pair: -pair[0])
     best: tuple[float, Plan] | None = None
-    for ending in finalists:
-        score = sum(play_out(sample, ending, seat) for sample in samples) / len(samples)
+    for first, ending in scored[:KEPT]:
+        score = first + sum(play_out(sample, ending, seat) for sample in samples[FIRST_SAMPLES:])
         if best is None or score > best[0]:
             best = (score, ending.plan)
     assert best is not None
