@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -34,6 +36,7 @@ FIRST_SAMPLES = 3  # sampled positions every finalist is played out on
 KEPT = 5  # finalists then played out on all of them
 SAMPLES = 10  # sampled positions in all
 WIN = 12.0  # a round won (or lost) in the look-ahead, in cards of the race
+THINK_SECONDS = 0.15  # the most a turn's search and play-outs may take, by the wall clock
 ROLLOUT_STEPS = 400  # a bound on the look-ahead's actions (a turn is rarely 20)
 
 Plan = tuple[Action, ...]
@@ -102,8 +105,11 @@ class Ending(NamedTuple):
     bottom: Tops
 
 
-def turn_endings(state: State, seat: int, budget: int = NODE_BUDGET) -> list[Ending]:
-    """Every distinct way to end this turn found within ``budget`` positions."""
+def turn_endings(
+    state: State, seat: int, budget: int = NODE_BUDGET, deadline: float | None = None
+) -> list[Ending]:
+    """Every distinct way to end this turn found within ``budget`` positions (and before
+    the ``deadline``, a ``time.perf_counter()`` value)."""
     endings: list[Ending] = []
     seen: set[Any] = set()
     root_top, root_bottom = tops_of(state.piles)
@@ -116,6 +122,8 @@ def turn_endings(state: State, seat: int, budget: int = NODE_BUDGET) -> list[End
         if key in seen:
             continue  # reached before by another order (or a pile went back and forth)
         seen.add(key)
+        if deadline is not None and not len(seen) % 128 and time.perf_counter() > deadline:
+            break
         steps: list[Action] = []
         for action in here.legal_actions(seat):
             if isinstance(action, Play | Move):
@@ -133,10 +141,18 @@ def turn_endings(state: State, seat: int, budget: int = NODE_BUDGET) -> list[End
 
 
 def best_plan(
-    samples: Sequence[State], seat: int, weights: Mapping[int, Mapping[str, float]]
+    samples: Sequence[State],
+    seat: int,
+    weights: Mapping[int, Mapping[str, float]],
+    think_seconds: float | None = None,
 ) -> Plan:
-    """The ending whose play-outs on ``samples`` leave ``seat`` best placed."""
-    endings = turn_endings(samples[0], seat)
+    """The ending whose play-outs on ``samples`` leave ``seat`` best placed.
+
+    ``think_seconds`` (wall clock, default ``THINK_SECONDS``) cuts the work short on a
+    busy machine: the search keeps what it found, the play-outs what they scored.
+    """
+    deadline = time.perf_counter() + (THINK_SECONDS if think_seconds is None else think_seconds)
+    endings = turn_endings(samples[0], seat, deadline=deadline)
     if len(endings) == 1:
         return endings[0].plan
     by_card = {
@@ -146,17 +162,20 @@ def best_plan(
     judge = Judge(samples[0], seat, by_card)
     endings.sort(key=lambda ending: -judge.score(ending.hand, ending.top))
     # Successive halving: every finalist on a few samples, the best few on them all.
-    scored = [
-        (sum(play_out(sample, ending, seat) for sample in samples[:FIRST_SAMPLES]), ending)
-        for ending in endings[:FINALISTS]
-    ]
+    scored: list[tuple[float, Ending]] = []
+    for ending in endings[:FINALISTS]:
+        if scored and time.perf_counter() > deadline:
+            break
+        first = sum(play_out(sample, ending, seat) for sample in samples[:FIRST_SAMPLES])
+        scored.append((first, ending))
     scored.sort(key=lambda pair: -pair[0])
-    best: tuple[float, Plan] | None = None
+    best: tuple[float, Plan] = (-math.inf, scored[0][1].plan)
     for first, ending in scored[:KEPT]:
+        if time.perf_counter() > deadline:
+            break  # those not played out on every sample are not compared with those that were
         score = first + sum(play_out(sample, ending, seat) for sample in samples[FIRST_SAMPLES:])
-        if best is None or score > best[0]:
+        if score > best[0]:
             best = (score, ending.plan)
-    assert best is not None
     return best[1]
 
 

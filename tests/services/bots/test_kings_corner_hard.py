@@ -118,3 +118,12 @@ def test_the_deal_of_the_hidden_cards_follows_the_counts_and_the_weights() -> No
     assert held["8H"] * 5 < held["8C"]  # an unlikely card is dealt there far less often
     sample = sample_state(state.view_for(0), chooser)
     assert sample.hand(0) == state.hand(0) and sample.piles == state.piles
+
+
+def test_out_of_time_the_search_still_answers_a_whole_legal_turn() -> None:
+    state = parse_position("9S/3H/5S/-/-/-/-/- 8H,7C,QS,JH,KD,AD,AH/* - 0 play draw=never")
+    plan = hard.best_plan([state, state], 0, {}, think_seconds=0.0)
+    for action in plan:
+        assert action in state.legal_actions(0)
+        state, _ = state.apply(0, action)
+    assert state.current_seat != 0  # the plan ended the turn
