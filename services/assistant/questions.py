@@ -64,9 +64,12 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.any("hint")
         or (reading.has("help", "what") and reading.any("play"))
         or (reading.has("should") and (reading.any("what", "play", "move") or _acts(reading)))
+        or (reading.has("do") and not reading.any("turn", "round", "have"))  # "je fais quoi ?"
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
+    if reading.cards and reading.any("you") and not reading.any("what"):
+        return None  # "zou je schoppen zeven op west leggen?": asked to play it
     if state is None:
         return Refusal("no_game_yet")
     action = suggest(state)
@@ -103,6 +106,11 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
             return None  # "what can go in a corner?" is a rule
     if reading.cards and not all(spec.onto for spec in reading.cards):
         return None
+    if reading.any("build") or (reading.has("pile", "another") and not reading.cards):
+        return None  # "what goes on what?", "a pile onto another?": rules
+    if reading.any("empty", "side", "corner") and not reading.cards:
+        if not any(spec.code for spec in reading.piles):
+            return None  # "what can I put on an empty spot?" is a rule
     if state is None:
         return Refusal("no_game_yet")
     legal: Sequence[dict[str, Any]] = state.get("legal_actions") or []
@@ -153,7 +161,7 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         return None  # "how many cards in a run?" is a rule
     if (
         not everyone_has
-        and not reading.any("card", "left", "stock")
+        and not reading.any("card", "left", "stock", "draw")
         and not (reading.any("have") and _named_seat(reading, names) is not None)
     ):
         return None
@@ -216,6 +224,8 @@ def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -
 def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.any("go_out", "score", "meld", "value", "last", "draw") or reading.cards:
         return None
+    if reading.any("do", "build"):
+        return None  # "what do I do on my turn?" is a rule
     whose = reading.any("turn") and (reading.any("who") or (_me(reading) and reading.question))
     plays = reading.has("who") and reading.any("play") and not reading.any("card")
     short = reading.has("who") and len(reading.words) <= 4 and reading.question
@@ -275,7 +285,7 @@ def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     """ "What round is it?" """
     if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
         return None
-    if reading.any("end_turn", "when", "how", "score", "last", "card", "hand") or reading.cards:
+    if reading.any("end_turn", "when", "how", "score", "last", "card", "hand", "do") or reading.cards:
         return None
     if WILD_WORDS & set(reading.words):
         return None
@@ -331,6 +341,8 @@ def _standings(
         return None
     if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
         return None  # "how do points work?" is a rule
+    if reading.any("round") and reading.any("how") and not reading.any("me", "who"):
+        return None  # "comment on gagne la partie ?": how a round is won
     if state is None:
         return Refusal("no_game_yet")
     me = _seat(state)
@@ -351,7 +363,7 @@ def _standings(
     named = _named_seat(reading, names)
     if named is not None and named != me and 0 <= named < len(scores) and not reading.any("who"):
         return Answer("score_of", {"seat": named, "points": scores[named]})
-    if _me(reading) and not reading.any("who") and own is not None:
+    if _me(reading) and not reading.any("who", "lead") and own is not None:
         return Answer("my_total", {"points": own})
     best = min(scores)
     leaders = [seat for seat, total in enumerate(scores) if total == best]
@@ -364,7 +376,13 @@ def _standings(
 
 def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     said_wild = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
-    joker_round = any(s.joker for s in reading.cards) and reading.any("round", "what")
+    jokers = any(s.joker for s in reading.cards)
+    # "les cinq sont jokers ?", "y a des jokers ?": French and Dutch call wild cards jokers
+    joker_round = jokers and (
+        reading.any("round", "what")
+        or any(s.rank for s in reading.cards)
+        or (reading.question and not _me(reading) and not reading.any("can", "play"))
+    )
     if not (said_wild or joker_round) or reading.any("value", "how_many") or _acts(reading):
         return None
     if not (reading.question or reading.any("what")):
@@ -381,16 +399,17 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
-    if not priced or (reading.any("me", "who") and not reading.cards):
+    wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
+    if not priced or (reading.any("me", "who") and not reading.cards and not wild_said):
         return None
     if state is None:
         return Refusal("no_game_yet")
     game = state.get("game")
     wild = state.get("wild_rank")
     wild_rank = wild if isinstance(wild, int) else 0
-    wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
     spec = reading.cards[0] if reading.cards else None
-    if game == CROWNS and wild_said:
+    round_joker = spec is not None and spec.joker and reading.any("round")
+    if game == CROWNS and (wild_said or round_joker):  # "le joker de la manche": its wild
         return Answer("card_value_wild", {"points": WILD_PENALTY, "wild_rank": wild_rank})
     if spec is not None and spec.joker:
         if game != CROWNS:
@@ -454,6 +473,10 @@ def _general(reading: Reading) -> bool:
 
 def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
     specific = any(spec.code for spec in reading.piles)
+    if reading.any("build") and not specific:
+        return "build"
+    if reading.any("do") and reading.any("turn", "round"):
+        return "turn"  # "what do I do on my turn?"
     if (
         reading.any("corner")
         and not specific
@@ -490,6 +513,10 @@ def _me_specific(reading: Reading) -> bool:
 
 
 def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
+    if reading.any("go_out") and reading.any("someone", "after"):
+        return "last_turn"  # "do I still play after someone went out?"
+    if reading.any("do") and reading.any("turn", "round"):
+        return "turn"
     if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can"):
         if reading.any("me") and reading.any("can") and not reading.any("how", "mean"):
             return None  # "can I go out?" is about this hand

@@ -36,6 +36,7 @@ from services.assistant.words import (
     WILD_WORDS,
     card_code,
     concepts_of,
+    idiom_spans,
     plain,
     split_compound,
 )
@@ -164,14 +165,21 @@ def plain_keep_case(text: str) -> str:
 def read(text: str, lang: str | None = None) -> Reading:
     """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
     words, upper = tokens(_INTERJECTION.sub("", text, count=1))
-    concepts: set[str] = set()
-    for word in words:
-        concepts.update(concepts_of(word, lang if lang in LANGUAGES else None))
-    piles, pile_at = _piles(words, upper)
+    speaker = lang if lang in LANGUAGES else None
+    per_word = [set(concepts_of(word, speaker)) for word in words]
+    added: set[str] = set()
+    for start, end, (_, add, drop) in idiom_spans(words):
+        added |= add
+        for index in range(start, end):
+            per_word[index] -= drop
+    _out_of_a_pile(words, per_word)
+    negated = _negated(words, per_word)
+    concepts: set[str] = set(added).union(*per_word)
+    piles, pile_at = _piles(words, upper, speaker)
     cards = _cards(words, pile_at)
     stripped = text.strip()
     question = stripped.endswith("?") or (bool(words) and words[0] in QUESTION_STARTS)
-    negated = _negated(words)
+    _in_context(words, concepts, cards, question)
     pairs = set(itertools.pairwise(words))
     if ("ce", "qui") in pairs and words.count("qui") == 1:
         concepts.discard("who")  # "qu'est-ce qui…" asks what, not who
@@ -193,6 +201,40 @@ def read(text: str, lang: str | None = None) -> Reading:
     return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated)
 
 
+_STOCK_WORDS = frozenset({"stock", "discard_pile"})
+
+
+def _out_of_a_pile(words: list[str], per_word: list[set[str]]) -> None:
+    """ "uit de pot", "out of the deck": where a card comes from, not going out."""
+    for index, found in enumerate(per_word):
+        if "go_out" not in found:
+            continue
+        later = index + 1
+        while later < len(words) and (words[later] in ARTICLES or words[later] in CONNECTORS):
+            later += 1
+        if later > index + 1 and later < len(words) and per_word[later] & _STOCK_WORDS:
+            found.discard("go_out")
+
+
+def _in_context(
+    words: list[str], concepts: set[str], cards: tuple[CardSpec, ...], question: bool
+) -> None:
+    """Concepts the words carry only together."""
+    if "lead" in concepts:
+        concepts.add("score")  # "am I winning?" asks for the standings
+    taking = "take" in concepts and "card" in concepts and not concepts & _STOCK_WORDS
+    if taking and not cards and not (question and concepts & {"how_many", "have", "what"}):
+        concepts.add("draw")  # "grab a card", "ik pak een kaart": a card off the stock
+    mine = "me" in concepts and "have" in concepts and "how_many" in concepts
+    if mine and not cards and not concepts & {"card", "stock", "left", "draw", "score"}:
+        concepts.add("score")  # "hoeveel heb ik?", "quanto eu tenho?": points, not cards
+    whats = [index for index, word in enumerate(words) if "what" in concepts_of(word)]
+    if len(whats) >= 2 and any(
+        word in ONTO or word == "cima" for word in words[whats[0] + 1 : whats[-1]]
+    ):
+        concepts.add("build")  # "what goes on what?", "wat mag op wat?"
+
+
 ARTICLES = frozenset(
     {"the", "le", "la", "l", "les", "o", "os", "as", "het", "that", "this", "ce", "cette",
      "a", "an", "un", "une", "um", "uma", "een", "de",
@@ -210,14 +252,26 @@ _NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", 
 _ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
 
 
-def _negated(words: list[str]) -> bool:
-    """A negation right before an action word: "don't draw", "ne pioche pas", "niet trekken"."""
+def _negated(words: list[str], per_word: list[set[str]]) -> bool:
+    """A negation right before an action word: "don't draw", "ne pioche pas", "niet trekken".
+
+    When another action is said outside the negation ("discard the king, I'm not going
+    out"), the negated words lose their actions and the line stands for the other one.
+    """
+    negated: set[int] = set()
     for index, word in enumerate(words):
         if word in _NEGATIONS:
-            after = words[index + 1 : index + 3]
-            if any(concepts_of(later) & _ACTS for later in after):
-                return True
-    return False
+            negated.update(range(index + 1, min(index + 4, len(words))))
+        elif word == "pas" and index:  # "je ne sors pas": the verb before
+            negated.add(index - 1)
+    acting = [i for i in negated if per_word[i] & _ACTS]
+    if not acting:
+        return False
+    if any(per_word[i] & _ACTS for i in range(len(words)) if i not in negated):
+        for i in acting:
+            per_word[i] -= _ACTS
+        return False
+    return True
 
 
 def _role(words: list[str], index: int) -> tuple[bool, bool]:
@@ -241,7 +295,9 @@ def _role(words: list[str], index: int) -> tuple[bool, bool]:
     return False, after_de
 
 
-def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], set[int]]:
+def _piles(
+    words: list[str], upper: list[bool], lang: str | None = None
+) -> tuple[tuple[PileSpec, ...], set[int]]:
     piles: list[PileSpec] = []
     used: set[int] = set()
     index = 0
@@ -263,7 +319,7 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
         elif upper[index] and word.upper() in PILE_CODES:
             code = word.upper()
         elif len(word) >= 3 and _wants_pile(words, index) and _unknown(word):
-            code = PILE_SOUNDS.closest(word)
+            code = PILE_SOUNDS.closest(word, lang)
         if code is not None:
             onto, source = _role(words, index)
             piles.append(PileSpec(code, index, onto=onto, source=source, corner=len(code) == 2))
@@ -359,7 +415,7 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
         if rank is None:
             continue
         suit, colour, taken = _suit_and_colour(words, index, used)
-        if word in WEAK_RANKS and suit is None:
+        if word in WEAK_RANKS and suit is None and not _ace_after_article(words, index):
             continue  # "een zwarte zes": the article is no ace
         if rank < 0:  # a rank heard only by its sound: "for of clubs", "schoppen zeeven"
             # Only one of the two by its sound: the suit must be a word we know.
@@ -387,11 +443,19 @@ _CARD_OR_PILE = frozenset(
 _ACTION_CONCEPTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
 
 
+def _ace_after_article(words: list[str], index: int) -> bool:
+    """ "l'as", "o ás": "as" after an article is the ace, not English "as" or "as" (the)."""
+    return words[index] == "as" and index > 0 and words[index - 1] in ("l", "o", "um")
+
+
 def _suit_follows(words: list[str], index: int) -> bool:
     """A connector and then a suit word (or its sound) right after ``index``."""
     if index + 2 >= len(words) or words[index + 1] not in CONNECTORS:
         return False
-    return words[index + 2] in SUIT_WORDS
+    after = words[index + 2]
+    return after in SUIT_WORDS or (
+        len(after) >= 4 and _unknown(after) and SUIT_SOUNDS.closest(after) is not None
+    )
 
 
 def _next_is_card(words: list[str], index: int) -> bool:
@@ -431,7 +495,9 @@ def _suit_and_colour(
     colour: str | None = None
     taken: set[int] = set()
     after = index + 1
-    while after < len(words) and words[after] in CONNECTORS:
+    while after < len(words) and (  # "le six noir de pique": a colour may come between
+        words[after] in CONNECTORS or (words[after] in COLOUR_WORDS and after not in used)
+    ):
         after += 1
     if after < len(words) and after not in used:
         found = SUIT_WORDS.get(words[after]) or (

@@ -107,8 +107,10 @@ def _unique(actions: list[Action]) -> list[Action]:
 
 def _legality(reading: Reading, matches: list[Action]) -> Understood:
     """ "Can I play the seven on north?": yes or no, and nothing is played."""
-    if not (reading.cards or reading.piles or reading.concepts & VERBS) or (
-        not (reading.cards or reading.piles) and _mostly_unknown(reading)
+    if (
+        not (reading.cards or reading.piles or reading.concepts & VERBS)
+        or (not (reading.cards or reading.piles) and _mostly_unknown(reading))
+        or not (reading.cards or reading.piles or reading.any("me", "can"))  # "anyone want…"
     ):
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if len(matches) == 1:
@@ -332,8 +334,9 @@ def _fits_draw(
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False
-    if not verbs:  # "a card, please": a card and nothing else asked for
-        return reading.has("card") and not reading.question and len(reading.concepts) == 1
+    if not verbs:  # "a card, please", "een kaart uit de pot": a card and nothing else asked for
+        only_cards = reading.concepts <= {"card", "stock"} and reading.has("card")
+        return only_cards and not reading.question
     return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 
 

@@ -257,10 +257,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "fr": ("montre", "dis", "voir", "affiche", "rappelle"),
              "pt": ("mostra", "diz", "ver", "mostrar", "lembra"),
              "nl": ("toon", "laat", "zien", "zeg", "herinner")},
-    "works": {"en": ("work", "works", "counted", "calculated"),
+    "works": {"en": ("work", "works", "counted", "calculated", "scored"),
               "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
               "pt": ("funciona", "conta", "contam", "calcula", "contar"),
-              "nl": ("werkt", "telt", "geteld", "berekend", "tellen")},
+              "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling")},
     "options": {"en": ("options", "choices"), "fr": ("options", "choix"),
                 "pt": ("opcoes", "escolhas"), "nl": ("opties", "keuzes", "mogelijkheden")},
     "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
@@ -273,8 +273,19 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "pt": ("placar", "pontos", "ponto", "pontuacao", "total", "ganhando", "ganhar",
                "vencendo", "frente", "liderando", "perdendo"),
         "nl": ("score", "punten", "punt", "stand", "totaal", "wint", "winnen", "voor",
-               "leidt", "verliest"),
+               "leidt", "verliest", "geteld", "telling", "bovenaan"),
     },
+    # Who is ahead: also a "score" question ("am I winning?" asks for the leader).
+    "lead": {
+        "en": ("winning", "win", "leading", "lead", "ahead", "front"),
+        "fr": ("gagne", "gagner", "gagnant", "mene", "tete", "devant"),
+        "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha"),
+        "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar"),
+    },
+    "someone": {"en": ("someone", "somebody", "anyone", "anybody"), "fr": ("quelqu",),
+                "pt": ("alguem",), "nl": ("iemand",)},
+    "after": {"en": ("after", "afterwards"), "fr": ("apres",), "pt": ("depois",),
+              "nl": ("nadat", "daarna")},
     "value": {
         "en": ("worth", "value", "cost", "costs", "count"),
         "fr": ("vaut", "valeur", "valent", "coute", "compte"),
@@ -314,7 +325,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "mean": {
         "en": ("mean", "means", "meaning", "explain", "rule", "rules"),
-        "fr": ("signifie", "veut", "dire", "explique", "regle", "regles"),
+        "fr": ("signifie", "dire", "explique", "regle", "regles"),  # "veut dire": IDIOMS
         "pt": ("significa", "dizer", "explica", "regra", "regras"),
         "nl": ("betekent", "betekenis", "uitleg", "regel", "regels"),
     },
@@ -348,8 +359,86 @@ FILLERS = frozenset(
      "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "por", "favor",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
-     "dank", "bedankt"}
+     "dank", "bedankt", *{"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "d", "m",
+     "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
+     "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right"}}
 )  # fmt: skip
+# Discourse words whose look-alike stems mean something ("valeu", thanks, is not "vale",
+# worth): they carry no concept at all.
+NOTHING_WORDS = frozenset(
+    {"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "valeu", "beleza", "tipo", "hoor",
+     "toch", "guess", "think", "maybe", "cheers", "merci", "obrigado", "obrigada", "thanks",
+     "bedankt", "voila", "bref", "genre"}
+)  # fmt: skip
+# Words that mean something else in the speaker's own language, by language: French
+# "pas" is a negation, never Dutch "ik pas"; Portuguese "tô"/"tou" is "estou", I am.
+LANGUAGE_ONLY: dict[str, dict[str, frozenset[str]]] = {
+    "fr": {"pas": frozenset()},
+    "pt": {"to": frozenset({"me"}), "tou": frozenset({"me"}), "ta": frozenset()},
+}
+
+# Turns of phrase that mean more (or less) than their words, in every language: a phrase
+# of normalised words ("*" is any one word, "$" the end of the line), the concepts it
+# adds, and those its words lose ("help me out" goes nowhere; "what am I on?" is a score).
+Idiom = tuple[tuple[str, ...], frozenset[str], frozenset[str]]
+
+
+def _idiom(phrase: str, add: str = "", drop: str = "") -> Idiom:
+    return tuple(phrase.split()), frozenset(add.split()), frozenset(drop.split())
+
+
+IDIOMS: tuple[Idiom, ...] = (
+    # English
+    _idiom("what am i on", "score me"), _idiom("what s * on $", "score"),
+    _idiom("what is * on $", "score"), _idiom("how am i doing", "score me"),
+    _idiom("how m i doing", "score me"), _idiom("where am i at", "score me"),
+    _idiom("out in front", "lead score", "go_out"), _idiom("in front", "lead score"),
+    _idiom("closest to going out", "fewest card", "go_out play"),
+    _idiom("nearest to going out", "fewest card", "go_out play"),
+    _idiom("help me out", "", "go_out"), _idiom("good move", "hint"),
+    _idiom("good play", "hint"), _idiom("stuck with", "", "take"),
+    _idiom("what do i do", "do"), _idiom("what shall i do", "do"),
+    _idiom("what now $", "do"), _idiom("that s me", "end_turn"),
+    _idiom("what goes on what", "build"),
+    # French
+    _idiom("en suis a combien", "score me"), _idiom("en suis ou", "score me"),
+    _idiom("bon coup", "hint"), _idiom("veut dire", "mean"), _idiom("veux dire", "mean"),
+    _idiom("c est bon pour moi", "end_turn"), _idiom("je fais quoi", "do"),
+    _idiom("que faire", "do"), _idiom("ce que je fais", "do"), _idiom("fais quoi", "do"),
+    _idiom("ce que je dois faire", "do"),
+    # Portuguese
+    _idiom("quanto eu tenho", "score me"), _idiom("quanto tenho", "score me"),
+    _idiom("me da", "take"), _idiom("boa jogada", "hint"), _idiom("eu faco", "do"),
+    _idiom("que faco", "do"), _idiom("faco o que", "do"), _idiom("que fazer", "do"),
+    # Dutch
+    _idiom("sta ik ervoor", "score me"), _idiom("sta ik er voor", "score me"),
+    _idiom("staat er voor", "score lead"), _idiom("staat ervoor", "score lead"),
+    _idiom("goede zet", "hint"), _idiom("doe ik", "do"), _idiom("ik doen", "do"),
+    _idiom("wat nu $", "do"),
+)
+
+
+_IDIOMS_BY_FIRST: dict[str, list[Idiom]] = {}
+for _known in IDIOMS:
+    _IDIOMS_BY_FIRST.setdefault(_known[0][0], []).append(_known)
+
+
+def idiom_spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idiom]]:
+    """Where each idiom occurs in ``words``: (start, end, idiom), ends exclusive."""
+    found = []
+    for start, first in enumerate(words):
+        for idiom in _IDIOMS_BY_FIRST.get(first, ()):
+            phrase = idiom[0]
+            anchored = phrase[-1] == "$"
+            body = phrase[:-1] if anchored else phrase
+            window = words[start : start + len(body)]
+            if len(window) < len(body):
+                continue
+            if all(p in ("*", w) for p, w in zip(body, window, strict=True)):
+                if anchored and start + len(body) != len(words):
+                    continue
+                found.append((start, start + len(body), idiom))
+    return found
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
 # A card written as its code ("7h", "10s", "qd"); aces are left out: "as", "ah", "ad" are words.
@@ -388,7 +477,7 @@ def stems(word: str) -> tuple[str, ...]:
 
 
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
-_EXACT_ONLY = frozenset({"wil"})
+_EXACT_ONLY = frozenset({"wil", "scored"})  # "scored" is how, "scores" what
 
 
 def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozenset[str]], ...]]:
@@ -418,12 +507,52 @@ def concepts_of(word: str, lang: str | None = None) -> frozenset[str]:
     Stems are compared in the speaker's language only, because a word stemmed the
     Portuguese way can meet another language's stem by chance ("place", "placar").
     """
+    if word in NOTHING_WORDS:
+        return frozenset()
+    if lang in LANGUAGE_ONLY and word in LANGUAGE_ONLY[lang]:
+        return LANGUAGE_ONLY[lang][word]
+    found = set(_by_form(word, lang))
+    if lang in (None, "fr") and not found and len(word) >= 7 and word.endswith("ons"):
+        found.update(_by_form(word[:-3] + "er", "fr"))  # "piochons", "jouons": let's draw
+    if not found and lang in (None, "nl") and len(word) >= 8:
+        found.update(_compound_concepts(word))  # "puntentelling", "kaartenstapel"
+    if found and not found & {"can", "should"} and _conditional(word, lang):
+        found.add("should")  # "tu jouerais quoi ?", "o que você jogaria?": a hint asked
+    return frozenset(found)
+
+
+def _by_form(word: str, lang: str | None) -> set[str]:
     found = set(_EXACT.get(word, ()))
     if len(word) >= 4:
         for code, table, stem in zip(LANGUAGES, _BY_STEM, stems(word), strict=True):
             if lang is None or code in (lang, "en"):
                 found.update(table.get(stem, ()))
-    return frozenset(found)
+    return found
+
+
+def _compound_concepts(word: str) -> set[str]:
+    """A Dutch compound of two known words, by its parts (joined by "s" or "en" or not)."""
+    for cut in range(4, len(word) - 3):
+        head, tail = word[:cut], word[cut:]
+        tail_found = _by_form(tail, "nl")
+        head_found = _by_form(head, "nl") or (
+            _by_form(head[:-1], "nl") if head.endswith("s") else set()
+        )
+        if head_found and tail_found:
+            return head_found | tail_found
+    return set()
+
+
+_CONDITIONAL = {"fr": ("erais", "erait", "irais", "rais", "rait"), "pt": ("aria", "eria", "iria")}
+
+
+def _conditional(word: str, lang: str | None) -> bool:
+    """A French or Portuguese conditional ("jouerais", "jogaria"): what one would do."""
+    return any(
+        len(word) >= 6 and word.endswith(_CONDITIONAL[code])
+        for code in _CONDITIONAL
+        if lang is None or lang == code
+    )
 
 
 # Dutch writes a card as one word, suit first: "ruitenvrouw", "klaverdrie", "harten7".
