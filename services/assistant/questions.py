@@ -226,7 +226,10 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None
     if reading.any("do", "build"):
         return None  # "what do I do on my turn?" is a rule
-    whose = reading.any("turn") and (reading.any("who") or (_me(reading) and reading.question))
+    whose = reading.any("turn") and (
+        reading.any("who")
+        or (reading.question and (_me(reading) or _named_seat(reading, names) is not None))
+    )  # "c'est à Ben ?" asks whose turn too
     plays = reading.has("who") and reading.any("play") and not reading.any("card")
     short = reading.has("who") and len(reading.words) <= 4 and reading.question
     me_now = (  # "is it me?", "c'est à moi ?", "sou eu?", "ben ik?"
@@ -341,8 +344,9 @@ def _standings(
         return None
     if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
         return None  # "how do points work?" is a rule
-    if reading.any("round") and reading.any("how") and not reading.any("me", "who"):
-        return None  # "comment on gagne la partie ?": how a round is won
+    how_to_win = reading.any("how") and (reading.any("round") or reading.has("lead"))
+    if how_to_win and not reading.any("me", "who") and _named_seat(reading, names) is None:
+        return None  # "comment on gagne (la partie) ?", "how do you win?": a rule
     if state is None:
         return Refusal("no_game_yet")
     me = _seat(state)
@@ -477,6 +481,10 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "build"
     if reading.any("do") and reading.any("turn", "round"):
         return "turn"  # "what do I do on my turn?"
+    if reading.any("how") and reading.has("lead") and not reading.any("me", "who"):
+        return "round_end"  # "how do you win?": who goes out first
+    if reading.any("score") and reading.any("how", "mean") and not reading.any("turn", "lead"):
+        return "score_" + str(options.get("scoring", "kings_ten"))  # before "how … works"
     if (
         reading.any("corner")
         and not specific
@@ -517,6 +525,8 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "last_turn"  # "do I still play after someone went out?"
     if reading.any("do") and reading.any("turn", "round"):
         return "turn"
+    if reading.any("score") and reading.any("how", "mean") and not reading.any("turn"):
+        return "score"  # "how does scoring work in this game?", and "how do you win?"
     if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can"):
         if reading.any("me") and reading.any("can") and not reading.any("how", "mean"):
             return None  # "can I go out?" is about this hand

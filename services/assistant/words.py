@@ -143,8 +143,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
     },
     "discard": {
-        "en": ("discard", "throw", "toss", "dump", "ditch", "rid"),
-        "fr": ("defausser", "defausse", "jeter", "jette", "ecarter"),
+        "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck"),
+        "fr": ("defausser", "defausse", "jeter", "jette", "ecarter", "balancer", "virer"),
         "pt": ("descartar", "descarto", "descarte", "largar", "fora"),
         "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg"),
     },
@@ -158,6 +158,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("end", "done", "pass", "finish", "stop", "nothing"),
         "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien"),
         "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada",
+               "encerrar", "encerro",
                "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
                "niks", "niets",
@@ -170,9 +171,9 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("verplaatsen", "verschuiven", "schuiven", "verleggen"),
     },
     "play": {
-        "en": ("play", "put", "place", "lay", "drop", "stick", "go"),
+        "en": ("play", "put", "place", "lay", "drop", "stick", "go", "pop", "slap"),
         "fr": ("jouer", "joue", "poser", "pose", "mettre", "mets", "placer", "va"),
-        "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "botar", "meter", "vai",
+        "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "botar", "meter", "vai", "mandar",
                "baixar", "baixo"),
         "nl": ("spelen", "speel", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat",
                "neerleggen"),
@@ -272,12 +273,12 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "tete", "perd", "devant"),
         "pt": ("placar", "pontos", "ponto", "pontuacao", "total", "ganhando", "ganhar",
                "vencendo", "frente", "liderando", "perdendo"),
-        "nl": ("score", "punten", "punt", "stand", "totaal", "wint", "winnen", "voor",
+        "nl": ("score", "punten", "punt", "stand", "totaal", "wint", "winnen",
                "leidt", "verliest", "geteld", "telling", "bovenaan"),
     },
     # Who is ahead: also a "score" question ("am I winning?" asks for the leader).
     "lead": {
-        "en": ("winning", "win", "leading", "lead", "ahead", "front"),
+        "en": ("winning", "win", "leading", "lead", "ahead", "front", "beating"),
         "fr": ("gagne", "gagner", "gagnant", "mene", "tete", "devant"),
         "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha"),
         "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar"),
@@ -373,8 +374,9 @@ NOTHING_WORDS = frozenset(
 # Words that mean something else in the speaker's own language, by language: French
 # "pas" is a negation, never Dutch "ik pas"; Portuguese "tô"/"tou" is "estou", I am.
 LANGUAGE_ONLY: dict[str, dict[str, frozenset[str]]] = {
-    "fr": {"pas": frozenset()},
+    "fr": {"pas": frozenset(), "je": frozenset({"me"})},
     "pt": {"to": frozenset({"me"}), "tou": frozenset({"me"}), "ta": frozenset()},
+    "nl": {"je": frozenset({"you"})},  # "hoe win je?": you, not French "je"
 }
 
 # Turns of phrase that mean more (or less) than their words, in every language: a phrase
@@ -399,22 +401,29 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("good play", "hint"), _idiom("stuck with", "", "take"),
     _idiom("what do i do", "do"), _idiom("what shall i do", "do"),
     _idiom("what now $", "do"), _idiom("that s me", "end_turn"),
-    _idiom("what goes on what", "build"),
+    _idiom("what goes on what", "build"), _idiom("where do i stand", "score me"),
+    _idiom("who s on top", "lead score"), _idiom("who is on top", "lead score"),
+    _idiom("what s the damage", "score me"), _idiom("that s me out", "go_out"),
     # French
     _idiom("en suis a combien", "score me"), _idiom("en suis ou", "score me"),
+    _idiom("en est a combien", "score"), _idiom("en est ou", "score"),
+    _idiom("c est a * $", "turn"),
     _idiom("bon coup", "hint"), _idiom("veut dire", "mean"), _idiom("veux dire", "mean"),
     _idiom("c est bon pour moi", "end_turn"), _idiom("je fais quoi", "do"),
     _idiom("que faire", "do"), _idiom("ce que je fais", "do"), _idiom("fais quoi", "do"),
-    _idiom("ce que je dois faire", "do"),
+    _idiom("ce que je dois faire", "do"), _idiom("ou j en suis", "score me"),
+    _idiom("qui est premier", "lead score"),
     # Portuguese
     _idiom("quanto eu tenho", "score me"), _idiom("quanto tenho", "score me"),
     _idiom("me da", "take"), _idiom("boa jogada", "hint"), _idiom("eu faco", "do"),
     _idiom("que faco", "do"), _idiom("faco o que", "do"), _idiom("que fazer", "do"),
+    _idiom("como eu to", "score me"), _idiom("como e que eu to", "score me"),
     # Dutch
     _idiom("sta ik ervoor", "score me"), _idiom("sta ik er voor", "score me"),
     _idiom("staat er voor", "score lead"), _idiom("staat ervoor", "score lead"),
     _idiom("goede zet", "hint"), _idiom("doe ik", "do"), _idiom("ik doen", "do"),
-    _idiom("wat nu $", "do"),
+    _idiom("wat nu $", "do"), _idiom("ligt er voor", "lead score"),
+    _idiom("hoe sta ik", "score me"),
 )
 
 
