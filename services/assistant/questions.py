@@ -108,9 +108,9 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
         return None
     if reading.any("build") or (reading.has("pile", "another") and not reading.cards):
         return None  # "what goes on what?", "a pile onto another?": rules
-    if reading.any("empty", "side", "corner") and not reading.cards:
-        if not any(spec.code for spec in reading.piles):
-            return None  # "what can I put on an empty spot?" is a rule
+    spot = reading.any("empty", "side", "corner") and not reading.cards
+    if spot and not any(spec.code for spec in reading.piles):
+        return None  # "what can I put on an empty spot?" is a rule
     if state is None:
         return Refusal("no_game_yet")
     legal: Sequence[dict[str, Any]] = state.get("legal_actions") or []
@@ -288,8 +288,10 @@ def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     """ "What round is it?" """
     if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
         return None
-    if reading.any("end_turn", "when", "how", "score", "last", "card", "hand", "do") or reading.cards:
+    if reading.cards or reading.any("end_turn", "when", "how", "score", "last", "card", "hand"):
         return None
+    if reading.any("do"):
+        return None  # "je fais quoi pendant mon tour ?" is a rule
     if WILD_WORDS & set(reading.words):
         return None
     if state is None:
