@@ -17,7 +17,7 @@ from engine.kings_corner.tables import PENALTY, RANK
 from services.assistant.hint import suggest
 from services.assistant.outcomes import Answer, Refusal, Understood, card_of
 from services.assistant.reading import RANK_TEXT, Reading
-from services.assistant.words import WILD_WORDS, normalize
+from services.assistant.words import BACK_WORDS, WILD_WORDS, concepts_of, normalize
 
 State = Mapping[str, Any]
 KINGS, CROWNS = "kings-corner", "five-crowns"
@@ -541,7 +541,10 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "turn"
     if reading.any("round") and reading.any("end_turn", "when") and reading.any("when", "how"):
         return "round_end"
-    if reading.any("discard") and reading.any("take", "draw") and reading.any("can"):
+    thrown_back = sum(bool(concepts_of(word) & {"discard"}) for word in reading.words) >= 2 or (
+        bool(BACK_WORDS & set(reading.words))
+    )  # "throw back the card I took from the discard", not "can I take the discard?"
+    if thrown_back and reading.any("take", "draw") and reading.any("can"):
         return "discard_taken_" + ("yes" if options.get("discard_taken") else "no")
     if reading.any("score") and reading.any("how", "mean", "when"):
         return "score"

@@ -250,6 +250,7 @@ _HANDING_OVER = frozenset(
 )  # fmt: skip
 _NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
 _ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+_NEGATIVE_WORDS = frozenset({"nada", "rien", "niks", "niets", "nothing"})
 
 
 def _negated(words: list[str], per_word: list[set[str]]) -> bool:
@@ -264,7 +265,8 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
             negated.update(range(index + 1, min(index + 4, len(words))))
         elif word == "pas" and index:  # "je ne sors pas": the verb before
             negated.add(index - 1)
-    acting = [i for i in negated if per_word[i] & _ACTS]
+    # "não tenho mais nada", "I can't do nothing": the word is its own negation
+    acting = [i for i in negated if per_word[i] & _ACTS and words[i] not in _NEGATIVE_WORDS]
     if not acting:
         return False
     if any(per_word[i] & _ACTS for i in range(len(words)) if i not in negated):

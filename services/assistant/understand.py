@@ -19,7 +19,7 @@ from typing import Any
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
 from services.assistant.reading import CardSpec, PileSpec, Reading, read
-from services.assistant.words import FILLERS, concepts_of, is_known
+from services.assistant.words import CONNECTORS, FILLERS, FROM, ONTO, concepts_of, is_known
 
 Action = dict[str, Any]
 __all__ = ["Act", "Answer", "Refusal", "Understood", "fits", "understand"]
@@ -39,6 +39,7 @@ PRONOUNS = frozenset(
     {"i", "me", "my", "je", "j", "moi", "ma", "mon", "eu", "ik", "mij", "mijn", "you", "tu"}
 )
 DUTCH_ASK = frozenset({"kun", "kan", "wil", "zou"})
+STRUCTURE = ONTO | FROM | CONNECTORS  # "from", "onto": neither known nor noise
 
 
 def is_request(words: Sequence[str]) -> bool:
@@ -92,7 +93,8 @@ def _mostly_unknown(reading: Reading) -> bool:
     """As many words the assistant does not know as words it knows."""
     known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
     unknown = sum(
-        not is_known(word) and len(word) > 2 and word not in FILLERS for word in reading.words
+        not is_known(word) and len(word) > 2 and word not in FILLERS and word not in STRUCTURE
+        for word in reading.words
     )
     return unknown >= known
 
@@ -331,11 +333,13 @@ def _fits_draw(
             return True  # "the queen from the discard, please"
         if "take" in verbs and reading.has("there") and not reading.any("card", "stock"):
             return True  # "I'll have that", "je prends ça": the card everyone sees
+        if not verbs and reading.cards and not reading.question:
+            return reading.concepts <= {"card", "there"}  # "the queen, please": the top one
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False
     if not verbs:  # "a card, please", "een kaart uit de pot": a card and nothing else asked for
-        only_cards = reading.concepts <= {"card", "stock"} and reading.has("card")
+        only_cards = reading.concepts <= {"card", "stock"} and reading.any("card", "stock")
         return only_cards and not reading.question
     return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 

@@ -155,7 +155,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("uitgaan", "uit"),
     },
     "end_turn": {
-        "en": ("end", "done", "pass", "finish", "stop", "nothing"),
+        "en": ("end", "done", "pass", "finish", "stop", "nothing", "skip"),
         "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien"),
         "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada",
                "encerrar", "encerro",
@@ -182,7 +182,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("card",), "fr": ("carte",), "pt": ("carta",), "nl": ("kaart", "kaarten"),
     },
     "stock": {
-        "en": ("stock", "deck", "pile", "draw", "stack"),
+        "en": ("stock", "deck", "pile", "draw", "stack", "blind"),
         "fr": ("pioche", "talon", "paquet", "pile"),
         "pt": ("monte", "baralho", "pilha", "mesa"),
         "nl": ("stapel", "pot", "trekstapel", "stock"),
@@ -362,8 +362,11 @@ FILLERS = frozenset(
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
      "dank", "bedankt", *{"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "d", "m",
      "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
-     "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right"}}
+     "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
+     "anymore", "mais", "meer", "sua", "tua"}}
 )  # fmt: skip
+# "Throw it back": a card taken from the discard pile, thrown away again.
+BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
 # Discourse words whose look-alike stems mean something ("valeu", thanks, is not "vale",
 # worth): they carry no concept at all.
 NOTHING_WORDS = frozenset(
@@ -415,6 +418,10 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("who is on top", "lead score"),
     _idiom("what s the damage", "score me"),
     _idiom("that s me out", "go_out"),
+    _idiom("turn s over", "end_turn"),
+    _idiom("turn is over", "end_turn"),
+    _idiom("what do you reckon", "hint"),
+    _idiom("what do you think", "hint"),
     # French
     _idiom("en suis a combien", "score me"),
     _idiom("en suis ou", "score me"),
@@ -432,6 +439,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("ce que je dois faire", "do"),
     _idiom("ou j en suis", "score me"),
     _idiom("qui est premier", "lead score"),
+    _idiom("en penses quoi", "hint"),
+    _idiom("qu en penses tu", "hint"),
     # Portuguese
     _idiom("quanto eu tenho", "score me"),
     _idiom("quanto tenho", "score me"),
@@ -442,6 +451,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("faco o que", "do"),
     _idiom("que fazer", "do"),
     _idiom("como eu to", "score me"),
+    _idiom("voce acha", "hint"),
+    _idiom("tu achas", "hint"),
     _idiom("como e que eu to", "score me"),
     # Dutch
     _idiom("sta ik ervoor", "score me"),
@@ -454,6 +465,9 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("wat nu $", "do"),
     _idiom("ligt er voor", "lead score"),
     _idiom("hoe sta ik", "score me"),
+    _idiom("wat denk jij", "hint"),
+    _idiom("wat vind jij", "hint"),
+    _idiom("wat denk je", "hint"),
 )
 
 
