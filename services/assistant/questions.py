@@ -17,7 +17,14 @@ from engine.kings_corner.tables import PENALTY, RANK
 from services.assistant.hint import suggest
 from services.assistant.outcomes import Answer, Refusal, Understood, card_of
 from services.assistant.reading import RANK_TEXT, Reading
-from services.assistant.words import BACK_WORDS, WILD_WORDS, concepts_of, normalize
+from services.assistant.words import (
+    BACK_WORDS,
+    FILLERS,
+    WILD_WORDS,
+    concepts_of,
+    is_known,
+    normalize,
+)
 
 State = Mapping[str, Any]
 KINGS, CROWNS = "kings-corner", "five-crowns"
@@ -68,8 +75,8 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
-    if reading.cards and reading.any("you") and not reading.any("what"):
-        return None  # "zou je schoppen zeven op west leggen?": asked to play it
+    if reading.cards and reading.any("you", "can") and not reading.any("what"):
+        return None  # "zou je schoppen zeven op west leggen?", "can I play the two?"
     if state is None:
         return Refusal("no_game_yet")
     action = suggest(state)
@@ -167,6 +174,8 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         return None
     if reading.any("value") or (reading.any("score") and not reading.any("card")):
         return None
+    if reading.any("score") and (WILD_WORDS & set(reading.words) or reading.cards):
+        return None  # "hoeveel punten is een wilde kaart?" asks what it is worth
     if state is None:
         return Refusal("no_game_yet")
     counts: Sequence[int] = state.get("hand_counts") or []
@@ -231,7 +240,12 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         or (reading.question and (_me(reading) or _named_seat(reading, names) is not None))
     )  # "c'est à Ben ?" asks whose turn too
     plays = reading.has("who") and reading.any("play") and not reading.any("card")
-    short = reading.has("who") and len(reading.words) <= 4 and reading.question
+    short = (
+        reading.has("who")
+        and len(reading.words) <= 4
+        and reading.question
+        and all(is_known(word) or word in FILLERS for word in reading.words)
+    )  # "who's up?", not "who ordered pizza?"
     me_now = (  # "is it me?", "c'est à moi ?", "sou eu?", "ben ik?"
         reading.question
         and len(reading.words) <= 4
@@ -499,8 +513,8 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.any("empty") and reading.any("side", "pile") and not specific:
         return "empty_side"
-    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
-        return "turn"
+    if reading.any("how", "what") and reading.any("works") and reading.any("turn", "play"):
+        return "turn"  # "how does a turn work?", "what happens on a turn?"
     if (
         reading.any("round")
         and reading.any("end_turn", "when", "score")
@@ -537,7 +551,7 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "melds"
     if reading.any("last") and reading.any("turn", "round"):
         return "last_turn"
-    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
+    if reading.any("how", "what") and reading.any("works") and reading.any("turn", "play"):
         return "turn"
     if reading.any("round") and reading.any("end_turn", "when") and reading.any("when", "how"):
         return "round_end"

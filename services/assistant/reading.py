@@ -173,6 +173,9 @@ def read(text: str, lang: str | None = None) -> Reading:
         for index in range(start, end):
             per_word[index] -= drop
     _out_of_a_pile(words, per_word)
+    for index in range(1, len(words)):
+        if words[index] == "out" and "discard" in per_word[index - 1]:
+            per_word[index].discard("go_out")  # "throw out the four", "chuck out": discard
     negated = _negated(words, per_word)
     concepts: set[str] = set(added).union(*per_word)
     piles, pile_at = _piles(words, upper, speaker)
@@ -312,6 +315,9 @@ def _piles(
             code = CORNER_WORDS[word]
         elif word in VERTICAL and following in HORIZONTAL:
             code, width = VERTICAL[word] + HORIZONTAL[following], 2
+        elif word in VERTICAL and _heard_side(following, lang):
+            side = PILE_SOUNDS.closest(following, lang) or ""
+            code, width = VERTICAL[word] + side, 2  # "south waste", "zuid weest": a corner
         elif word in VERTICAL:
             code = VERTICAL[word]
         elif word in HORIZONTAL and (word != "est" or _est_is_east(words, index)):
@@ -334,6 +340,11 @@ def _piles(
                 width = 2
         index += width
     return tuple(piles), used
+
+
+def _heard_side(word: str, lang: str | None) -> bool:
+    """An unknown word that sounds like east or west (after "south", "north")."""
+    return len(word) >= 4 and _unknown(word) and PILE_SOUNDS.closest(word, lang) in ("E", "W")
 
 
 def _screen_corner(words: list[str], index: int) -> tuple[str, int] | None:
@@ -417,8 +428,10 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
         if rank is None:
             continue
         suit, colour, taken = _suit_and_colour(words, index, used)
-        if word in WEAK_RANKS and suit is None and not _ace_after_article(words, index):
-            continue  # "een zwarte zes": the article is no ace
+        if word in WEAK_RANKS and not _ace_after_article(words, index):
+            said_suit = any(words[at] in SUIT_WORDS for at in taken)
+            if suit is None or not said_suit:
+                continue  # "een zwarte zes", "un coup": the article is no ace
         if rank < 0:  # a rank heard only by its sound: "for of clubs", "schoppen zeeven"
             # Only one of the two by its sound: the suit must be a word we know.
             before = index - 1 in taken and words[index - 1] in SUIT_WORDS

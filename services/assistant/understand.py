@@ -92,11 +92,13 @@ def _noise(reading: Reading, matches: list[Action]) -> bool:
 def _mostly_unknown(reading: Reading) -> bool:
     """As many words the assistant does not know as words it knows."""
     known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
-    unknown = sum(
-        not is_known(word) and len(word) > 2 and word not in FILLERS and word not in STRUCTURE
-        for word in reading.words
-    )
+    unknown = sum(_unknown_word(word) for word in reading.words)
     return unknown >= known
+
+
+def _unknown_word(word: str) -> bool:
+    """A word the assistant does not know and that is not mere padding."""
+    return len(word) > 2 and not is_known(word) and word not in FILLERS and word not in STRUCTURE
 
 
 def _unique(actions: list[Action]) -> list[Action]:
@@ -350,7 +352,8 @@ def _fits_draw(
 def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understood:
     hand: Sequence[str] = state.get("hand") or []
     whole = _whole_action(reading, str(state.get("game")))
-    if whole is not None and (card_of(whole) is None or card_of(whole) in hand):
+    clear = not any(_unknown_word(word) for word in reading.words)  # "on south waste": no
+    if whole is not None and clear and (card_of(whole) is None or card_of(whole) in hand):
         return Act(whole)
     top = state.get("discard_top")
     verbs = reading.concepts & VERBS

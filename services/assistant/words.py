@@ -175,7 +175,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "fr": ("jouer", "joue", "poser", "pose", "mettre", "mets", "placer", "va"),
         "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "botar", "meter", "vai",
                "mandar", "baixar", "baixo"),
-        "nl": ("spelen", "speel", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat",
+        "nl": ("spelen", "speel", "speelt", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat",
                "neerleggen"),
     },
     "card": {
@@ -241,13 +241,15 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "hint": {
         "en": ("hint", "hints", "suggestion", "advice", "advise", "best", "tip", "clue", "idea"),
-        "fr": ("indice", "conseil", "suggestion", "meilleur", "idee", "astuce", "aide-moi"),
-        "pt": ("dica", "sugestao", "conselho", "melhor", "ideia", "palpite"),
-        "nl": ("hint", "tip", "advies", "beste", "suggestie", "idee"),
+        "fr": ("indice", "conseil", "suggestion", "meilleur", "idee", "astuce", "aide-moi",
+               "propose", "proposer", "suggere"),
+        "pt": ("dica", "sugestao", "conselho", "melhor", "ideia", "palpite", "sugere", "sugerir",
+               "sugira"),
+        "nl": ("hint", "tip", "advies", "beste", "suggestie", "idee", "voorstel", "voorstellen"),
     },
     "help": {
         "en": ("help", "commands", "command", "instructions"),
-        "fr": ("aide", "commandes", "commande", "aider"),
+        "fr": ("aide", "commandes", "aider"),  # not "commande": "qui a commandé ?" (ordered)
         "pt": ("ajuda", "ajudar", "socorro"),  # not "comando": its stem is "com", as "como"
         "nl": ("hulp", "help", "commando", "commandos", "helpen"),
     },
@@ -258,10 +260,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "fr": ("montre", "dis", "voir", "affiche", "rappelle"),
              "pt": ("mostra", "diz", "ver", "mostrar", "lembra"),
              "nl": ("toon", "laat", "zien", "zeg", "herinner")},
-    "works": {"en": ("work", "works", "counted", "calculated", "scored"),
+    "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen"),
               "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
-              "pt": ("funciona", "conta", "contam", "calcula", "contar"),
-              "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling")},
+              "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece"),
+              "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling", "gebeurt")},
     "options": {"en": ("options", "choices"), "fr": ("options", "choix"),
                 "pt": ("opcoes", "escolhas"), "nl": ("opties", "keuzes", "mogelijkheden")},
     "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
@@ -279,9 +281,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     # Who is ahead: also a "score" question ("am I winning?" asks for the leader).
     "lead": {
         "en": ("winning", "win", "leading", "lead", "ahead", "front", "beating"),
-        "fr": ("gagne", "gagner", "gagnant", "mene", "tete", "devant"),
-        "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha"),
-        "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar"),
+        "fr": ("gagne", "gagner", "gagnant", "mene", "tete", "devant", "premier"),
+        "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha",
+               "primeiro", "primeira"),
+        "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar", "eerste"),
     },
     "someone": {"en": ("someone", "somebody", "anyone", "anybody"), "fr": ("quelqu",),
                 "pt": ("alguem",), "nl": ("iemand",)},
@@ -363,7 +366,8 @@ FILLERS = frozenset(
      "dank", "bedankt", *{"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "d", "m",
      "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
-     "anymore", "mais", "meer", "sua", "tua"}}
+     "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
+     "geloof"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
@@ -378,7 +382,12 @@ NOTHING_WORDS = frozenset(
 # "pas" is a negation, never Dutch "ik pas"; Portuguese "tô"/"tou" is "estou", I am.
 LANGUAGE_ONLY: dict[str, dict[str, frozenset[str]]] = {
     "fr": {"pas": frozenset(), "je": frozenset({"me"})},
-    "pt": {"to": frozenset({"me"}), "tou": frozenset({"me"}), "ta": frozenset()},
+    "pt": {
+        "to": frozenset({"me"}),
+        "tou": frozenset({"me"}),
+        "ta": frozenset(),
+        "dois": frozenset(),
+    },
     "nl": {"je": frozenset({"you"})},  # "hoe win je?": you, not French "je"
 }
 
@@ -418,6 +427,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("who is on top", "lead score"),
     _idiom("what s the damage", "score me"),
     _idiom("that s me out", "go_out"),
+    _idiom("top of the table", "lead score"),
     _idiom("turn s over", "end_turn"),
     _idiom("turn is over", "end_turn"),
     _idiom("what do you reckon", "hint"),
@@ -531,7 +541,10 @@ def stems(word: str) -> tuple[str, ...]:
 
 
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
-_EXACT_ONLY = frozenset({"wil", "scored"})  # "scored" is how, "scores" what
+# "scored" is how, "scores" what; "commande" (ordered) is no command.
+_EXACT_ONLY = frozenset(
+    {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
+)
 
 
 def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozenset[str]], ...]]:
