@@ -8,6 +8,7 @@ import json
 import pytest
 from assistant_corpus import NAMES, seat_view
 
+from protocol.messages import decode, encode
 from services.assistant.outcomes import QUESTION_CODES
 from services.assistant.respond import respond
 from services.web.settings import DEFAULT_CLIENT_DIR
@@ -35,6 +36,7 @@ def test_a_question_back_is_sent_as_a_question_not_an_error(
     assert "error" not in message
     assert message["data"]["kind"] == "question"
     assert message["data"]["question"] == code
+    assert decode("reply", encode("reply", message)) == message  # the protocol's reply schema
 
 
 def test_a_refusal_stays_an_error() -> None:
