@@ -164,6 +164,13 @@ def _counted(code: str, count: int, **params: Any) -> Answer:
 
 def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     everyone_has = reading.has("what", "everyone", "have") and not reading.cards
+    # "cards left for Ben?": a named player's count without "how many"
+    everyone_has = everyone_has or (
+        reading.question
+        and reading.has("card", "left")
+        and not reading.cards
+        and _named_seat(reading, names) is not None
+    )
     if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
         return None  # "how many cards in a run?" is a rule
     if (
@@ -521,7 +528,7 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         and (reading.any("when", "how", "end_turn"))
     ):
         return "round_end"
-    if reading.any("draw") and reading.any("when", "how_many", "should", "can", "how"):
+    if reading.any("draw") and reading.any("when", "how_many", "should", "can", "how", "every"):
         return "draw_" + str(options.get("draw", "start"))
     if reading.any("score") and reading.any("how", "mean"):
         return "score_" + str(options.get("scoring", "kings_ten"))

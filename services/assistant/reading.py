@@ -219,12 +219,21 @@ def _out_of_a_pile(words: list[str], per_word: list[set[str]]) -> None:
             found.discard("go_out")
 
 
+def _has_target(words: list[str]) -> bool:
+    return any(word in ONTO for word in words[1:])
+
+
 def _in_context(
     words: list[str], concepts: set[str], cards: tuple[CardSpec, ...], question: bool
 ) -> None:
     """Concepts the words carry only together."""
     if "lead" in concepts:
         concepts.add("score")  # "am I winning?" asks for the standings
+    if "conditional" in concepts and (question or "what" in concepts):
+        concepts.add("should")  # "tu jouerais quoi ?", "o que você jogaria?": a hint asked
+    if "end_turn" in concepts and cards and _has_target(words):
+        concepts.discard("end_turn")  # "passa o sete pro norte": passing a card on, a move
+        concepts.add("move")
     taking = "take" in concepts and "card" in concepts and not concepts & _STOCK_WORDS
     if taking and not cards and not (question and concepts & {"how_many", "have", "what"}):
         concepts.add("draw")  # "grab a card", "ik pak een kaart": a card off the stock
@@ -326,7 +335,11 @@ def _piles(
             code, width = corner
         elif upper[index] and word.upper() in PILE_CODES:
             code = word.upper()
-        elif len(word) >= 3 and _wants_pile(words, index) and _unknown(word):
+        elif (
+            len(word) >= 3
+            and _unknown(word)
+            and (_wants_pile(words, index) or _after_move(words, index))
+        ):
             code = PILE_SOUNDS.closest(word, lang)
         if code is not None:
             onto, source = _role(words, index)
@@ -373,6 +386,14 @@ def _unknown(word: str) -> bool:
     if word in known or word in FILLERS or word in ONTO or word in FROM:
         return False
     return not concepts_of(word) and card_code(word) is None
+
+
+def _after_move(words: list[str], index: int) -> bool:
+    """Right after "move" (articles between): the pile that moves, "move o lste…"."""
+    before = index - 1
+    while before >= 0 and words[before] in ARTICLES:
+        before -= 1
+    return before >= 0 and "move" in concepts_of(words[before])
 
 
 def _wants_pile(words: list[str], index: int) -> bool:

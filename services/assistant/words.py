@@ -121,7 +121,8 @@ IS_BEFORE = frozenset({"ce", "il", "elle", "on", "a", "au", "mon", "ma", "le", "
 # Where a card goes (the target follows) and where a pile comes from.
 ONTO = frozenset(
     {"on", "onto", "to", "over", "sur", "au", "aux", "vers", "no", "na", "em", "para",
-     "sobre", "op", "naar", "bij", "in", "into", "dans", "ao", "nos", "nas", "num", "numa"}
+     "sobre", "op", "naar", "bij", "in", "into", "dans", "ao", "nos", "nas", "num", "numa",
+     "pro", "pra", "pros", "pras", "prum", "pruma"}
 )  # fmt: skip
 FROM = frozenset({"from", "de", "du", "des", "da", "do", "van", "uit", "off"})
 
@@ -164,7 +165,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
                "niks", "niets",
-               "beeindigen", "afgelopen"),
+               "beeindigen", "beeindigd", "geeindigd", "afgelopen"),
     },
     "move": {
         "en": ("move", "shift", "slide", "transfer"),
@@ -289,10 +290,12 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("winning", "win", "leading", "lead", "ahead", "front", "beating"),
         "fr": ("gagne", "gagner", "gagnant", "mene", "tete", "devant", "premier"),
         "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha",
-               "primeiro", "primeira"),
+               "primeiro", "primeira", "lideranca"),
         "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar", "eerste",
                "voorsprong"),
     },
+    "every": {"en": ("every",), "fr": ("chaque",), "pt": ("toda", "todo"),
+              "nl": ("elke", "iedere")},
     "someone": {"en": ("someone", "somebody", "anyone", "anybody"), "fr": ("quelqu",),
                 "pt": ("alguem",), "nl": ("iemand",)},
     "after": {"en": ("after", "afterwards"), "fr": ("apres",), "pt": ("depois",),
@@ -489,6 +492,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("hoe sta ik", "score me"),
     _idiom("wat denk jij", "hint"),
     _idiom("dat was het", "end_turn"),
+    _idiom("aan kop", "lead score"),
     _idiom("dat is alles", "end_turn"),
     _idiom("wat vind jij", "hint"),
     _idiom("wat denk je", "hint"),
@@ -598,7 +602,7 @@ def concepts_of(word: str, lang: str | None = None) -> frozenset[str]:
     if not found and lang in (None, "nl") and len(word) >= 8:
         found.update(_compound_concepts(word))  # "puntentelling", "kaartenstapel"
     if found and not found & {"can", "should"} and _conditional(word, lang):
-        found.add("should")  # "tu jouerais quoi ?", "o que você jogaria?": a hint asked
+        found.add("conditional")  # "jouerais", "jogaria": in a question, a hint asked
     return frozenset(found)
 
 
