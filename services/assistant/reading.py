@@ -234,6 +234,8 @@ def _in_context(
     if "end_turn" in concepts and cards and _has_target(words):
         concepts.discard("end_turn")  # "passa o sete pro norte": passing a card on, a move
         concepts.add("move")
+    if "af" in words and {"play", "discard"} <= concepts and not _has_target(words):
+        concepts.discard("play")  # Dutch "ik leg (de negen) af": afleggen, split
     taking = "take" in concepts and "card" in concepts and not concepts & _STOCK_WORDS
     if taking and not cards and not (question and concepts & {"how_many", "have", "what"}):
         concepts.add("draw")  # "grab a card", "ik pak een kaart": a card off the stock

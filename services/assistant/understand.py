@@ -79,7 +79,18 @@ def understand(
         return _go_out_check(matches[0], reading, legal)
     if matches:
         return _which(matches)
-    return _fallback(text, reading, state)
+    asked = _which_discard(reading, legal)
+    return asked if asked is not None else _fallback(text, reading, state)
+
+
+def _which_discard(reading: Reading, legal: Sequence[Action]) -> Refusal | None:
+    """ "Discard", "je défausse": the move is named, not the card; ask which one."""
+    if reading.concepts & VERBS != {"discard"} or reading.cards or reading.piles:
+        return None
+    if _mostly_unknown(reading):
+        return None  # "discard the crisps"
+    cards = sorted({str(a["card"]) for a in legal if a["type"] == "discard"})
+    return Refusal("which_card", {"cards": cards}) if len(cards) > 1 else None
 
 
 def _noise(reading: Reading, matches: list[Action]) -> bool:
