@@ -167,10 +167,11 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
     # "cards left for Ben?": a named player's count without "how many"
     everyone_has = everyone_has or (
         reading.question
-        and reading.has("card", "left")
+        and reading.has("left")
+        and reading.any("card", "stock")
         and not reading.cards
-        and _named_seat(reading, names) is not None
-    )
+        and (_named_seat(reading, names) is not None or reading.any("stock"))
+    )  # "cards left in the deck?"
     if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
         return None  # "how many cards in a run?" is a rule
     if (

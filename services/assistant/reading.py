@@ -38,6 +38,7 @@ from services.assistant.words import (
     concepts_of,
     idiom_spans,
     plain,
+    separable_concepts,
     split_compound,
 )
 
@@ -178,6 +179,8 @@ def read(text: str, lang: str | None = None) -> Reading:
             per_word[index].discard("go_out")  # "throw out the four", "chuck out": discard
     negated = _negated(words, per_word)
     concepts: set[str] = set(added).union(*per_word)
+    if speaker in (None, "nl"):
+        concepts |= separable_concepts(words)
     piles, pile_at = _piles(words, upper, speaker)
     cards = _cards(words, pile_at)
     stripped = text.strip()

@@ -352,7 +352,7 @@ def _fits_draw(
     if reading.has("discard_pile") or reading.cards:
         return False
     if not verbs:  # "a card, please", "een kaart uit de pot": a card and nothing else asked for
-        only_cards = reading.concepts <= {"card", "stock"} and reading.any("card", "stock")
+        only_cards = reading.concepts <= {"card", "stock", "pile"} and reading.any("card", "stock")
         return only_cards and not reading.question
     return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 

@@ -165,7 +165,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
                "niks", "niets",
-               "beeindigen", "beeindigd", "geeindigd", "afgelopen"),
+               "beeindigen", "beeindigd", "geeindigd", "afgelopen", "voorbij"),
     },
     "move": {
         "en": ("move", "shift", "slide", "transfer"),
@@ -213,7 +213,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "empty": {"en": ("empty", "free"), "fr": ("vide", "libre"), "pt": ("vazio", "vazia", "livre"),
               "nl": ("leeg", "lege", "vrij", "vrije")},
-    "who": {"en": ("who", "whose", "whom"), "fr": ("qui",), "pt": ("quem",), "nl": ("wie",)},
+    "who": {"en": ("who", "whose", "whom"), "fr": ("qui",), "pt": ("quem",),
+            "nl": ("wie", "wiens")},
     "what": {
         "en": ("what", "which", "whats"),
         "fr": ("quoi", "que", "quel", "quelle", "quels", "quelles", "qu"),
@@ -264,9 +265,9 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "pt": ("vez", "turno", "proximo", "espera"),
              "nl": ("beurt", "volgende", "wachten")},
     "show": {"en": ("show", "tell", "list", "see", "remind"),
-             "fr": ("montre", "dis", "voir", "affiche", "rappelle"),
+             "fr": ("montre", "dis", "voir", "affiche", "rappelle", "liste", "lister"),
              "pt": ("mostra", "diz", "ver", "mostrar", "lembra"),
-             "nl": ("toon", "laat", "zien", "zeg", "herinner")},
+             "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen")},
     "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen"),
               "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
               "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece"),
@@ -288,11 +289,12 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     # Who is ahead: also a "score" question ("am I winning?" asks for the leader).
     "lead": {
         "en": ("winning", "win", "leading", "lead", "ahead", "front", "beating"),
-        "fr": ("gagne", "gagner", "gagnant", "mene", "tete", "devant", "premier"),
+        "fr": ("gagne", "gagner", "gagnant", "mene", "tete", "devant", "premier", "premiere",
+               "bat", "battre"),
         "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha",
                "primeiro", "primeira", "lideranca"),
         "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar", "eerste",
-               "voorsprong"),
+               "voorsprong", "verslaat", "verslaan"),
     },
     "every": {"en": ("every",), "fr": ("chaque",), "pt": ("toda", "todo"),
               "nl": ("elke", "iedere")},
@@ -377,7 +379,7 @@ FILLERS = frozenset(
      "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
-     "geloof"}}
+     "geloof", "eentje"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
@@ -438,6 +440,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("what s the damage", "score me"),
     _idiom("that s me out", "go_out"),
     _idiom("top of the table", "lead score"),
+    _idiom("first place", "lead score"),
+    _idiom("that s it", "end_turn"),
     _idiom("turn s over", "end_turn"),
     _idiom("that s all", "end_turn"),
     _idiom("all done", "end_turn"),
@@ -477,6 +481,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("voce acha", "hint"),
     _idiom("so isso", "end_turn"),
     _idiom("e isso $", "end_turn"),
+    _idiom("e isso por mim", "end_turn"),
     _idiom("tu achas", "hint"),
     _idiom("como e que eu to", "score me"),
     # Dutch
@@ -502,6 +507,23 @@ IDIOMS: tuple[Idiom, ...] = (
 _IDIOMS_BY_FIRST: dict[str, list[Idiom]] = {}
 for _known in IDIOMS:
     _IDIOMS_BY_FIRST.setdefault(_known[0][0], []).append(_known)
+
+
+# Dutch puts a verb's particle last: "stel jij voor?" is "voorstellen", "leg af" "afleggen".
+_PARTICLES = frozenset({"voor", "af", "weg", "op", "uit", "mee", "neer", "terug"})
+
+
+def separable_concepts(words: tuple[str, ...] | list[str]) -> frozenset[str]:
+    """The concepts of a Dutch verb split around the line: its particle last, its stem before."""
+    if len(words) < 2 or words[-1] not in _PARTICLES:
+        return frozenset()
+    particle = words[-1]
+    for word in words[:-1]:
+        for joined in (particle + word + "en", particle + word + word[-1:] + "en"):
+            found = _by_form(joined, "nl")
+            if found:
+                return frozenset(found)
+    return frozenset()
 
 
 def idiom_spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idiom]]:
