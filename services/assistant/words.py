@@ -155,7 +155,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("out",),
         "fr": ("sortir", "sors", "sorti"),
         "pt": ("bater", "bato", "bati", "sair", "saio", "fechar"),
-        "nl": ("uitgaan", "uit"),
+        "nl": ("uitgaan", "uit", "uitkomen"),
     },
     "end_turn": {
         "en": ("end", "done", "pass", "finish", "stop", "nothing", "skip"),
@@ -306,7 +306,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("worth", "value", "cost", "costs", "count"),
         "fr": ("vaut", "valeur", "valent", "coute", "compte"),
         "pt": ("vale", "valem", "valor", "custa", "conta"),
-        "nl": ("waard", "telt", "kost"),  # not "waarde": its stem is "waar", "where"
+        "nl": ("waard", "telt", "kost", "opleveren"),  # not "waarde": its stem is "waar"
     },
     "round": {"en": ("round", "hand", "game"), "fr": ("manche", "partie", "tour"),
               "pt": ("rodada", "ronda", "partida"),
@@ -404,7 +404,7 @@ LANGUAGE_ONLY: dict[str, dict[str, frozenset[str]]] = {
 }
 
 # Turns of phrase that mean more (or less) than their words, in every language: a phrase
-# of normalised words ("*" is any one word, "$" the end of the line), the concepts it
+# of normalised words ("*" is any one word, "^" and "$" the line's start and end), the concepts it
 # adds, and those its words lose ("help me out" goes nowhere; "what am I on?" is a score).
 Idiom = tuple[tuple[str, ...], frozenset[str], frozenset[str]]
 
@@ -441,6 +441,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("that s me out", "go_out"),
     _idiom("top of the table", "lead score"),
     _idiom("first place", "lead score"),
+    _idiom("^ next $", "end_turn"),
+    _idiom("take one", "card"),
     _idiom("that s it", "end_turn"),
     _idiom("turn s over", "end_turn"),
     _idiom("that s all", "end_turn"),
@@ -466,6 +468,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("ce que je dois faire", "do"),
     _idiom("ou j en suis", "score me"),
     _idiom("qui est premier", "lead score"),
+    _idiom("^ suivant $", "end_turn"),
+    _idiom("en prends une", "card"),
     _idiom("en penses quoi", "hint"),
     _idiom("qu en penses tu", "hint"),
     # Portuguese
@@ -482,6 +486,9 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("so isso", "end_turn"),
     _idiom("e isso $", "end_turn"),
     _idiom("e isso por mim", "end_turn"),
+    _idiom("^ proximo $", "end_turn"),
+    _idiom("pego uma", "card"),
+    _idiom("e comigo", "turn me"),
     _idiom("tu achas", "hint"),
     _idiom("como e que eu to", "score me"),
     # Dutch
@@ -498,6 +505,9 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("wat denk jij", "hint"),
     _idiom("dat was het", "end_turn"),
     _idiom("aan kop", "lead score"),
+    _idiom("^ volgende $", "end_turn"),
+    _idiom("pak er een", "card"),
+    _idiom("pak er eentje", "card"),
     _idiom("dat is alles", "end_turn"),
     _idiom("wat vind jij", "hint"),
     _idiom("wat denk je", "hint"),
@@ -505,12 +515,13 @@ IDIOMS: tuple[Idiom, ...] = (
 
 
 _IDIOMS_BY_FIRST: dict[str, list[Idiom]] = {}
-for _known in IDIOMS:
-    _IDIOMS_BY_FIRST.setdefault(_known[0][0], []).append(_known)
+for _known in IDIOMS:  # "^" (the line's start) is keyed by the word after it
+    _first = _known[0][1] if _known[0][0] == "^" else _known[0][0]
+    _IDIOMS_BY_FIRST.setdefault(_first, []).append(_known)
 
 
 # Dutch puts a verb's particle last: "stel jij voor?" is "voorstellen", "leg af" "afleggen".
-_PARTICLES = frozenset({"voor", "af", "weg", "op", "uit", "mee", "neer", "terug"})
+_PARTICLES = frozenset({"voor", "af", "weg", "op", "uit", "mee", "neer", "terug", "aan"})
 
 
 def separable_concepts(words: tuple[str, ...] | list[str]) -> frozenset[str]:
@@ -519,7 +530,8 @@ def separable_concepts(words: tuple[str, ...] | list[str]) -> frozenset[str]:
         return frozenset()
     particle = words[-1]
     for word in words[:-1]:
-        for joined in (particle + word + "en", particle + word + word[-1:] + "en"):
+        stem = word[:-1] if word.endswith("t") else word  # "levert … op": opleveren
+        for joined in (particle + stem + "en", particle + stem + stem[-1:] + "en"):
             found = _by_form(joined, "nl")
             if found:
                 return frozenset(found)
@@ -532,8 +544,11 @@ def idiom_spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idio
     for start, first in enumerate(words):
         for idiom in _IDIOMS_BY_FIRST.get(first, ()):
             phrase = idiom[0]
+            if phrase[0] == "^" and start != 0:
+                continue
             anchored = phrase[-1] == "$"
-            body = phrase[:-1] if anchored else phrase
+            body = phrase[1:] if phrase[0] == "^" else phrase
+            body = body[:-1] if anchored else body
             window = words[start : start + len(body)]
             if len(window) < len(body):
                 continue
