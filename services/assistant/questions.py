@@ -77,6 +77,8 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None
     if reading.cards and reading.any("you", "can") and not reading.any("what"):
         return None  # "zou je schoppen zeven op west leggen?", "can I play the two?"
+    if reading.cards and reading.piles and not reading.question:
+        return None  # "ik zou klaveren zes op oost spelen": said, not asked
     if state is None:
         return Refusal("no_game_yet")
     action = suggest(state)
@@ -425,6 +427,13 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
+    # "how much is a jack?": a card's price, not how many of it
+    priced = priced or (
+        reading.question
+        and reading.has("how_many")
+        and any(spec.rank for spec in reading.cards)
+        and not reading.any("card", "have", "left", "stock", "me", "everyone")
+    )
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
     wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
@@ -505,6 +514,8 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "build"
     if reading.any("do") and reading.any("turn", "round"):
         return "turn"  # "what do I do on my turn?"
+    if reading.has("when", "end_turn") and not reading.any("me", "turn"):
+        return "round_end"  # "when is it over?", "quando acaba?"
     if reading.any("how") and reading.has("lead") and not reading.any("me", "who"):
         return "round_end"  # "how do you win?": who goes out first
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn", "lead"):
@@ -549,6 +560,8 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "last_turn"  # "do I still play after someone went out?"
     if reading.any("do") and reading.any("turn", "round"):
         return "turn"
+    if reading.has("when", "end_turn") and not reading.any("me", "turn", "go_out"):
+        return "round_end"
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn"):
         return "score"  # "how does scoring work in this game?", and "how do you win?"
     if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can"):

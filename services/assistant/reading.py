@@ -302,8 +302,8 @@ def _role(words: list[str], index: int) -> tuple[bool, bool]:
         after = words[before + 1]
         if word == "a" and after in ("l", "la", "le"):  # French "à l'est", "à la dame"
             return True, False
-        if word in ONTO:
-            return True, False
+        if word in ONTO or (word in FROM and before and words[before - 1] == "cima"):
+            return True, False  # "em cima do norte": on top of north
         if word == "de":
             after_de = after_de or before == index - 1
         elif word in FROM:

@@ -352,7 +352,9 @@ def _fits_draw(
     if reading.has("discard_pile") or reading.cards:
         return False
     if not verbs:  # "a card, please", "een kaart uit de pot": a card and nothing else asked for
-        only_cards = reading.concepts <= {"card", "stock", "pile"} and reading.any("card", "stock")
+        only_cards = reading.concepts <= {"card", "stock", "pile", "top"} and reading.any(
+            "card", "stock"
+        )  # "top of the deck, please", "de bovenste van de stapel"
         return only_cards and not reading.question
     return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 

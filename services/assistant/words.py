@@ -170,7 +170,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "move": {
         "en": ("move", "shift", "slide", "transfer"),
         "fr": ("deplacer", "deplace", "bouger", "transferer"),
-        "pt": ("mover", "move", "mudar", "transferir", "arrastar"),
+        "pt": ("mover", "move", "mudar", "transferir", "arrastar", "mexer", "mexo"),
         "nl": ("verplaatsen", "verschuiven", "schuiven", "verleggen"),
     },
     "play": {
@@ -266,9 +266,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "nl": ("beurt", "volgende", "wachten")},
     "show": {"en": ("show", "tell", "list", "see", "remind"),
              "fr": ("montre", "dis", "voir", "affiche", "rappelle", "liste", "lister"),
-             "pt": ("mostra", "diz", "ver", "mostrar", "lembra"),
+             "pt": ("mostra", "diz", "ver", "mostrar", "lembra", "lista", "listar"),
              "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen")},
-    "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen"),
+    "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen",
+                     "scoring"),
               "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
               "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece"),
               "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling", "gebeurt")},
@@ -393,12 +394,15 @@ NOTHING_WORDS = frozenset(
 # Words that mean something else in the speaker's own language, by language: French
 # "pas" is a negation, never Dutch "ik pas"; Portuguese "tô"/"tou" is "estou", I am.
 LANGUAGE_ONLY: dict[str, dict[str, frozenset[str]]] = {
+    "en": {"a": frozenset(), "as": frozenset()},  # articles, not French "il a", "tu as"
     "fr": {"pas": frozenset(), "je": frozenset({"me"})},
     "pt": {
         "to": frozenset({"me"}),
         "tou": frozenset({"me"}),
         "ta": frozenset(),
         "dois": frozenset(),
+        "a": frozenset(),  # the article
+        "as": frozenset(),
     },
     "nl": {"je": frozenset({"you"})},  # "hoe win je?": you, not French "je"
 }
@@ -441,9 +445,12 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("that s me out", "go_out"),
     _idiom("top of the table", "lead score"),
     _idiom("first place", "lead score"),
+    _idiom("card counts", "how_many card everyone", "value"),
     _idiom("^ next $", "end_turn"),
     _idiom("take one", "card"),
     _idiom("that s it", "end_turn"),
+    _idiom("is it over", "end_turn"),
+    _idiom("it s over", "end_turn"),
     _idiom("turn s over", "end_turn"),
     _idiom("that s all", "end_turn"),
     _idiom("all done", "end_turn"),
@@ -470,6 +477,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("qui est premier", "lead score"),
     _idiom("^ suivant $", "end_turn"),
     _idiom("en prends une", "card"),
+    _idiom("se fait", "works"),
     _idiom("en penses quoi", "hint"),
     _idiom("qu en penses tu", "hint"),
     # Portuguese
@@ -597,8 +605,8 @@ def stems(word: str) -> tuple[str, ...]:
 
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
 # "scored" is how, "scores" what; "commande" (ordered) is no command.
-_EXACT_ONLY = frozenset(
-    {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
+_EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
+    {"scoring"} | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
 )
 
 
