@@ -12,6 +12,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from services.assistant.idioms import idiom_spans, separable_concepts
 from services.assistant.sounds import PILE_SOUNDS, RANK_SOUNDS, SUIT_SOUNDS
 from services.assistant.words import (
     COLOUR_WORDS,
@@ -36,9 +37,7 @@ from services.assistant.words import (
     WILD_WORDS,
     card_code,
     concepts_of,
-    idiom_spans,
     plain,
-    separable_concepts,
     split_compound,
 )
 
