@@ -26,7 +26,7 @@ import yaml
 
 from protocol import topics
 from protocol.messages import act_intent
-from services.bots.strategy import choose_action
+from services.bots.players import hint_action
 from services.broker.credentials import ServiceCredentials
 from services.cluster.nodes import free_ports
 from tests.test_compose import Seat
@@ -194,7 +194,7 @@ def _play_until_the_bot_moved(ana: Seat, bot_moves_wanted: int) -> None:
             public, own = ana.public, ana.own
         seen = public["seq"]
         if public["state"]["current_seat"] == ana.seat:
-            action = choose_action(own["state"])
+            action = hint_action(own["state"]["game"], own["state"])
             intent = act_intent(uuid.uuid4().hex[:8], own["seq"], own["player"], action)
             ana.client.publish(topics.seat_topic(ana.table, ana.seat, "intent"), json.dumps(intent))
             with ana.changed:

@@ -27,7 +27,7 @@ import pytest
 
 from protocol import topics
 from protocol.messages import act_intent
-from services.bots.strategy import choose_action
+from services.bots.players import hint_action
 from services.cluster.stack import ClusterStack
 from services.mqtt import BrokerUrl, MqttClient, broker_url
 from services.tables.jetstream import LOG_STREAM, LOG_SUBJECT
@@ -101,7 +101,7 @@ class Player:
         with self.changed:
             assert self.changed.wait_for(self.my_turn, timeout), "the turn never came"
             own = self.own
-        action = choose_action(own["state"])
+        action = hint_action(own["state"]["game"], own["state"])
         assert action is not None
         intent = act_intent(uuid.uuid4().hex[:10], own["seq"], self.player, action)
         topic = topics.seat_topic(self.table, self.seat, "intent")
