@@ -31,6 +31,7 @@ from services.bots.names import bot_name
 from services.tables import credentials
 from services.tables.budgets import SeatBudgets
 from services.tables.handoff import SeatLinks
+from services.tables.idle import idle_limit
 from services.tables.store import (
     APPEND_ERRORS,
     STORAGE_ERRORS,
@@ -65,10 +66,6 @@ HOST_OP_PARAMS: dict[str, tuple[str, ...]] = {
 REMEMBERED_INTENTS = 512
 KICK_NOTICE_SECONDS = 0.3  # how long a removed phone's login outlives its notice
 UNKNOWN_ID = "-"
-# Tables nobody uses are closed (their log is kept; they are not restored at start).
-IDLE_FINISHED_OR_EMPTY = 24 * 3600.0  # seconds: a finished game, or no human seated
-IDLE_UNJOINED_LOBBY = 3600.0  # a lobby nobody joined
-IDLE_ABANDONED = 7 * 24 * 3600.0  # any other table: a game left for a week
 TABS_REMEMBERED = 8  # per seat: which tab (browser page) showed itself last
 
 
@@ -746,16 +743,6 @@ def _id_of(payload: bytes, refusal: ProtocolError) -> str:
     if isinstance(candidate, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", candidate):
         return candidate
     return UNKNOWN_ID
-
-
-def idle_limit(table: Table) -> float:
-    """How long ``table`` may go without a change before it is closed, in seconds."""
-    humans = [info for info in table.seats.values() if not info.bot]
-    if table.status == "lobby" and not humans:
-        return IDLE_UNJOINED_LOBBY
-    if table.status == "finished" or not humans:
-        return IDLE_FINISHED_OR_EMPTY
-    return IDLE_ABANDONED
 
 
 def _dry_run(table: Table, entry: Mapping[str, Any]) -> None:
