@@ -45,6 +45,7 @@ class LeaseKeeper:
         store: JetStreamStore,
         service: TablesService,
         on_takeover: Callable[[], None] = lambda: None,
+        after_adopt: Callable[[str], None] = lambda code: None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
@@ -52,6 +53,7 @@ class LeaseKeeper:
         self.service = service
         self.owner = store.owner
         self.on_takeover = on_takeover  # e.g. say "online" again: senders resend at once
+        self.after_adopt = after_adopt  # e.g. the presence heard while another copy had it
         self.clock = clock
         self.live: list[str] = [self.owner]
         self._seen: dict[str, tuple[int, float]] = {}  # copy -> (revision, since when)
@@ -146,10 +148,13 @@ class LeaseKeeper:
 
     def _adopt(self, code: str, epoch: int) -> None:
         try:
-            self.service.adopt(code, epoch)
+            self.service.adopt(code, epoch, show=False)
         except Exception:  # NATS away: the next round tries again (we hold the lease)
             log.exception("could not rebuild table %s", code)
             self.service.drop(code)
+            return
+        self.after_adopt(code)  # before its first views: they show who is online
+        self.service.publish_views(self.service.tables[code])
 
     def _recheck(self, codes: list[str]) -> None:
         """Claim again (new epoch, rebuilt) each held table, or give it up if it is gone."""

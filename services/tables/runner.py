@@ -179,7 +179,10 @@ class TablesRunner:
         assert self.service is not None
         if self.shared is not None:
             parsed = topics.parse_topic(topic)
-            if parsed is None or not self.shared.sharing.table_message(parsed.table or ""):
+            sharing = self.shared.sharing
+            if parsed is None or not sharing.table_message(parsed.table or ""):
+                if parsed is not None and parsed.name == "presence":
+                    sharing.remember_presence(topic, payload)
                 return  # another copy's table: its owner answers
         with self._serving:
             self.service.handle(topic, payload)  # paho's network thread (the tick: its own)

@@ -159,12 +159,13 @@ class TablesService:
             log.info("closed %d idle tables", len(closed))
         return [table.code for table in closed]
 
-    def adopt(self, code: str, epoch: int) -> None:
-        """Take over ``code`` at ``epoch`` (another copy had it): rebuild it, show it."""
+    def adopt(self, code: str, epoch: int, show: bool = True) -> None:
+        """Take over ``code`` at ``epoch`` (another copy had it): rebuild it (and show it)."""
         with self.lock:
             table = self._rebuild(code, epoch)
             self.last_change[code] = self.store.last_activity(code) or time.time()
-            self.publish_views(table)
+            if show:
+                self.publish_views(table)
 
     def drop(self, code: str) -> None:
         """Forget ``code``: another copy owns it now."""
@@ -276,7 +277,14 @@ class TablesService:
             _trim(answered)
             self._reply(reply_topic, reply)
 
-    def _presence(self, code: str, seat: int, payload: bytes) -> None:
+    def restore_presence(self, topic: str, payload: bytes) -> None:
+        """Presence said while another copy had the table: shown with its next views."""
+        parsed = topics.parse_topic(topic)
+        if parsed is not None and parsed.table is not None and parsed.seat is not None:
+            with self.lock:
+                self._presence(parsed.table, parsed.seat, payload, show=False)
+
+    def _presence(self, code: str, seat: int, payload: bytes, show: bool = True) -> None:
         table = self.tables.get(code)
         info = table.seats.get(seat) if table else None
         if table is None or info is None:
@@ -297,8 +305,9 @@ class TablesService:
             info.online = online
             if online and info.stand_in is not None:
                 info.stand_in = None  # the phone takes its seat back at once
-                self.publish_views(table)
-            else:
+                if show:
+                    self.publish_views(table)
+            elif show:
                 self._publish_public(table)
 
     # ------------------------------------------------------------------ away players
