@@ -230,6 +230,10 @@ def check_against_the_log(observer: JetStreamStore, player: Player) -> None:
         assert log[seq - 1].get("intent_id") == intent_id, (intent_id, seq)
 
 
+def seated(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in player.items() if k != "online"} for player in view["players"]]
+
+
 def never_older(views: dict[str, list[tuple[int, int]]]) -> None:
     for key, seen in views.items():
         assert seen == sorted(seen), f"{key} went back: {seen}"
@@ -298,7 +302,8 @@ def test_both_copies_killed_and_restarted_converge_to_the_log(
         after = lobby.public(table, lambda m, t=table: m["epoch"] > before[t]["epoch"])
         assert after["seq"] == before[table]["seq"] == observer.log_length(table)
         assert after["state"] == before[table]["state"]
-        assert after["players"] == before[table]["players"]
+        # Who sits where; not who is online (presence is not logged, as on one machine).
+        assert seated(after) == seated(before[table])
     assert set(owners(observer, tables).values()) <= {copy.owner for copy in copies}
     for player in players:
         check_against_the_log(observer, player)
