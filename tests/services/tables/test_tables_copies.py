@@ -17,44 +17,62 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from nats_servers import NatsServers
+from nats_stores import store_on
 from tables_clients import LobbyClient, Phone
 
 from protocol import topics
 from protocol.messages import act_intent
+from services.broker.credentials import ServiceCredentials
 from services.broker.settings import BrokerEndpoint
+from services.cluster.nodes import NatsCluster
 from services.tables.jetstream import JetStreamStore
 from services.tables.sharing import LOBBY_FALLBACK_SECONDS
 
-pytestmark = pytest.mark.mosquitto
+pytestmark = pytest.mark.mosquitto  # the stacks on Mosquitto (NATS's needs nothing more)
 ROOT = Path(__file__).resolve().parents[3]
 TAKEOVER_LIMIT = 5.0  # seconds: the issue's bound
 PACE = 0.1  # seconds between one table's moves (a game lasts beyond the test)
 
 
-class CopyProcess:
-    """``python -m services.tables --store nats://... --owner NAME`` in a child process."""
+@dataclass
+class Stack:
+    """Where the copies run: the MQTT broker, the JetStream, how players' accounts are made."""
 
-    def __init__(self, owner: str, broker: BrokerEndpoint, nats: NatsServers, logs: Path) -> None:
-        self.owner = owner
-        self.log_path = logs / f"{owner}.log"
-        self.command = [
+    mqtt: BrokerEndpoint  # the lobby's and phones' broker (on NATS: node 0's listener)
+    tables_broker: str  # the tables service's ``--broker`` (on NATS: every node)
+    store: NatsCluster
+    accounts: str  # ``--accounts``
+
+    def command(self, owner: str) -> list[str]:
+        return [
             sys.executable,
             "-m",
             "services.tables",
             "--broker",
-            broker.service_url("tables"),
+            self.tables_broker,
             "--store",
-            ",".join(nats.nats_urls),
+            ",".join(self.store.nats_urls),
             "--owner",
             owner,
             "--accounts",
-            "broker",  # Mosquitto's accounts: this test's broker is Mosquitto
+            self.accounts,
+            "--secret-file",
+            str(self.store.secret_file),
         ]
+
+
+class CopyProcess:
+    """``python -m services.tables --store nats://... --owner NAME`` in a child process."""
+
+    def __init__(self, owner: str, stack: Stack, logs: Path) -> None:
+        self.owner = owner
+        self.log_path = logs / f"{owner}.log"
+        self.command = stack.command(owner)
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -75,31 +93,42 @@ class CopyProcess:
             self.process.wait(10)
 
 
-@pytest.fixture
-def nats_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[NatsServers]:
-    """JetStream of one node, or (``indirect`` parameter 3) of a three-node cluster."""
-    servers = NatsServers(tmp_path / "nats", nodes=getattr(request, "param", 1)).start()
-    yield servers
-    servers.stop()
+# Mosquitto for MQTT with the log on one JetStream node or on three; or all on NATS (MQTT
+# over the cluster's listeners, players' accounts through the auth callout's bucket).
+STACKS = ["mosquitto-1", "mosquitto-3", "nats-3"]
+
+
+@pytest.fixture(params=["mosquitto-1"])
+def stack(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    service_credentials: ServiceCredentials,
+) -> Iterator[Stack]:
+    broker, nodes = str(request.param).split("-")
+    with NatsCluster(tmp_path / "nats", int(nodes), credentials=service_credentials) as cluster:
+        if broker == "mosquitto":
+            mqtt: BrokerEndpoint = request.getfixturevalue("mosquitto_broker")
+            yield Stack(mqtt, mqtt.service_url("tables"), cluster, "broker")
+        else:
+            spec = cluster.specs[0]
+            mqtt = BrokerEndpoint(
+                "nats", spec.host, spec.ports.mqtt, spec.ports.websocket, cluster.credentials
+            )
+            yield Stack(mqtt, cluster.service_broker("tables"), cluster, "nats")
 
 
 @pytest.fixture
-def observer(nats_store: NatsServers) -> Iterator[JetStreamStore]:
+def observer(stack: Stack) -> Iterator[JetStreamStore]:
     """Reads the log and the leases (never heartbeats: it is no copy of the service)."""
-    store = JetStreamStore(nats_store.nats_urls, "observer").start()
+    store = store_on(stack.store, "observer")
     yield store
     store.close()
 
 
 @pytest.fixture
-def copies(
-    mosquitto_broker: BrokerEndpoint,
-    nats_store: NatsServers,
-    observer: JetStreamStore,
-    tmp_path: Path,
-) -> Iterator[list[CopyProcess]]:
+def copies(stack: Stack, observer: JetStreamStore, tmp_path: Path) -> Iterator[list[CopyProcess]]:
     tag = uuid.uuid4().hex[:6]
-    made = [CopyProcess(f"tables-{tag}-{n}", mosquitto_broker, nats_store, tmp_path) for n in "ab"]
+    made = [CopyProcess(f"tables-{tag}-{n}", stack, tmp_path) for n in "ab"]
     for copy in made:
         copy.start()
     deadline = time.monotonic() + 30
@@ -112,8 +141,8 @@ def copies(
 
 
 @pytest.fixture
-def lobby(mosquitto_broker: BrokerEndpoint) -> Iterator[LobbyClient]:
-    client = LobbyClient(mosquitto_broker)
+def lobby(stack: Stack) -> Iterator[LobbyClient]:
+    client = LobbyClient(stack.mqtt)
     client.wait_for_service()  # answered: our subscriptions are in place
     yield client
     client.client.stop()
@@ -142,10 +171,10 @@ def test_two_copies_spread_new_tables_and_answer_each_lobby_request_once(
     copies: list[CopyProcess],
     lobby: LobbyClient,
     observer: JetStreamStore,
-    mosquitto_broker: BrokerEndpoint,
+    stack: Stack,
 ) -> None:
     tables = [lobby.create("kings-corner") for _ in range(16)]
-    phones = [join(mosquitto_broker, lobby, table, "Ana") for table in tables[:4]]
+    phones = [join(stack.mqtt, lobby, table, "Ana") for table in tables[:4]]
     unknown = lobby.request("join", table="ZZZZ", name="Ana")
     assert unknown["error"]["code"] == "unknown_table"
     time.sleep(LOBBY_FALLBACK_SECONDS + 1.0)  # a second answer would come by then
@@ -239,14 +268,14 @@ def never_older(views: dict[str, list[tuple[int, int]]]) -> None:
         assert seen == sorted(seen), f"{key} went back: {seen}"
 
 
-@pytest.mark.parametrize("nats_store", [1, 3], indirect=True, ids=["one-node", "cluster"])
+@pytest.mark.parametrize("stack", STACKS, indirect=True)
 def test_kill_9_of_one_copy_mid_game_its_tables_are_taken_over_with_nothing_lost(
     copies: list[CopyProcess],
     lobby: LobbyClient,
     observer: JetStreamStore,
-    mosquitto_broker: BrokerEndpoint,
+    stack: Stack,
 ) -> None:
-    tables, players = start_tables(mosquitto_broker, lobby, 6)
+    tables, players = start_tables(stack.mqtt, lobby, 6)
     by_owner = owners(observer, tables)
     victim = next(copy for copy in copies if copy.owner == by_owner[tables[0]])
     orphaned = [table for table in tables if by_owner[table] == victim.owner]
@@ -284,9 +313,9 @@ def test_both_copies_killed_and_restarted_converge_to_the_log(
     copies: list[CopyProcess],
     lobby: LobbyClient,
     observer: JetStreamStore,
-    mosquitto_broker: BrokerEndpoint,
+    stack: Stack,
 ) -> None:
-    tables, players = start_tables(mosquitto_broker, lobby, 4)
+    tables, players = start_tables(stack.mqtt, lobby, 4)
     for player in players:
         player.thread.start()
     time.sleep(1.5)

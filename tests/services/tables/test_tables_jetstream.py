@@ -11,8 +11,9 @@ from typing import Any, TypeVar
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nats_servers import NatsServers
+from nats_stores import store_on
 
+from services.cluster.nodes import NatsCluster
 from services.tables import credentials
 from services.tables.jetstream import JetStreamStore
 from services.tables.leases import Lease
@@ -29,14 +30,14 @@ def move(intent_id: str) -> dict[str, Any]:
     return {"kind": "act", "seat": 0, "action": {"type": "draw"}, "intent_id": intent_id}
 
 
-def started(servers: NatsServers, owner: str) -> JetStreamStore:
-    store = JetStreamStore(servers.nats_urls, owner).start()
+def started(servers: NatsCluster, owner: str) -> JetStreamStore:
+    store = store_on(servers, owner)
     assert store.leases.heartbeat(0)
     return store
 
 
 @pytest.fixture
-def stores(nats_node: NatsServers) -> Iterator[list[JetStreamStore]]:
+def stores(nats_node: NatsCluster) -> Iterator[list[JetStreamStore]]:
     made = [started(nats_node, "first"), started(nats_node, "second")]
     yield made
     for store in made:
@@ -135,7 +136,7 @@ def eventually(attempt: Callable[[], T], timeout: float = 20.0) -> T:
 
 
 def test_a_table_is_rebuilt_whole_from_the_cluster_by_another_copy(
-    nats_cluster: NatsServers,
+    nats_cluster: NatsCluster,
 ) -> None:
     first, second = started(nats_cluster, "first"), started(nats_cluster, "second")
     try:
@@ -177,7 +178,7 @@ def test_a_table_is_rebuilt_whole_from_the_cluster_by_another_copy(
 
 
 @pytest.fixture(scope="module")
-def contenders(nats_cluster: NatsServers) -> Iterator[list[JetStreamStore]]:
+def contenders(nats_cluster: NatsCluster) -> Iterator[list[JetStreamStore]]:
     made = [started(nats_cluster, f"c{i}") for i in range(3)]
     yield made
     for store in made:
