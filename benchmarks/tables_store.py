@@ -3,7 +3,8 @@
 For one node and for a three-node cluster (streams and buckets R3): the latency of one
 fenced append (expected-last-subject-sequence publish, waited for), appends a second from
 one thread, and what a takeover costs once a dead copy is noticed: claiming each table's
-lease (compare-and-set) and reading its log back (which seals it at the new epoch).
+lease (compare-and-set) and reading its log back (which seals it at the new epoch), for
+all the tables at once (``JetStreamStore.take_over``, as the lease keeper does it).
 A takeover also waits ``LEASE_SECONDS`` (+ up to one heartbeat) to notice the death.
 
     python -m benchmarks.tables_store [--tables 100] [--appends 3000] [--nodes 1 3]
@@ -71,11 +72,9 @@ def measure(nodes: int, tables: int, appends: int) -> None:
             taker = _store(cluster, "taker")
             started = time.perf_counter()
             leases = taker.leases.snapshot()
-            entries = 0
-            for code in codes:
-                epoch = taker.claim(code, leases[code])
-                assert epoch == 2, epoch
-                entries += sum(1 for _ in taker.entries(code))
+            epochs = taker.take_over({code: leases[code] for code in codes})  # as the keeper
+            assert set(epochs.values()) == {2}, epochs
+            entries = sum(sum(1 for _ in taker.entries(code)) for code in codes)
             elapsed = time.perf_counter() - started
             print(
                 f"  takeover work: {tables} tables ({entries} entries) claimed and read back"

@@ -116,7 +116,7 @@ class LeaseKeeper:
     def _scan(self, now: float) -> None:
         """Look at every lease: take our share of the dead copies' tables."""
         orphans: dict[str, float] = {}
-        took = False
+        ours: dict[str, Lease] = {}
         for code, lease in self.leases.snapshot().items():
             held = self.leases.held.get(code)
             if held is not None and held.revision != lease.revision:
@@ -126,25 +126,26 @@ class LeaseKeeper:
                 continue  # a copy never heard from (its key long expired) is dead too
             since = self._orphans.get(code, now)
             if rendezvous(code, self.live) == self.owner or now - since >= ORPHAN_GRACE_SECONDS:
-                took |= self._take(code, lease)
+                ours[code] = lease
             else:
                 orphans[code] = since
         self._orphans = orphans
-        if took:
-            self.on_takeover()
+        if ours:
+            self._take(ours)
 
-    def _take(self, code: str, seen: Lease) -> bool:
-        with self.service.lock:
-            try:
-                epoch = self.store.claim(code, seen)
-            except Exception:
-                log.exception("could not claim table %s", code)
-                return False
-            if epoch is None:
-                return False  # another copy was faster, or the table is closed
-            log.info("took table %s from %s at epoch %d", code, seen.owner, epoch)
-            self._adopt(code, epoch)
-            return True
+    def _take(self, seen: dict[str, Lease]) -> None:
+        """Claim and read the tables at once, then adopt them one by one (under the lock)."""
+        try:
+            epochs = self.store.take_over(seen)
+        except Exception:
+            log.exception("could not take over %d tables", len(seen))
+            return
+        for code, epoch in epochs.items():
+            with self.service.lock:
+                self._adopt(code, epoch)
+        if epochs:
+            log.info("took %d tables from %s", len(epochs), sorted({seen[c].owner for c in epochs}))
+            self.on_takeover()
 
     def _adopt(self, code: str, epoch: int) -> None:
         try:
