@@ -217,3 +217,23 @@ def test_lease_epochs_only_grow_whatever_the_interleaving_of_claims(
             assert current.epoch == epochs[-1]  # a lost race changes nothing
         seen[who] = current if won is not None else seen[who]
     assert epochs == sorted(set(epochs))
+
+
+def test_a_takeover_of_many_tables_takes_only_those_still_as_seen_and_open(
+    stores: list[JetStreamStore],
+) -> None:
+    first, second = stores
+    made = dict(new_table(first) for _ in range(6))
+    codes = list(made)
+    for i, code in enumerate(codes):
+        first.append(code, made[code], 2, move(f"m{i}"), "lobby", KC)
+    seen = second.leases.snapshot()
+    first.close_table(codes[0], made[codes[0]])  # closed since: not taken
+    first.claim(codes[1], seen[codes[1]])  # renewed since (epoch 2): ``seen`` is stale
+    taken = second.take_over({code: seen[code] for code in codes})
+    assert taken == dict.fromkeys(codes[2:], 2)
+    for code in codes[2:]:
+        assert [e["kind"] for e in second.entries(code)] == ["create", "act"]
+        with pytest.raises(LeaseLostError):  # sealed: the old owner can write no more
+            first.append(code, made[code], 3, move("late"), "lobby", KC)
+    first.append(codes[1], 2, 3, move("kept"), "lobby", KC)  # still first's, at epoch 2
