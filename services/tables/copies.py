@@ -58,7 +58,7 @@ def open_accounts(
         return accounts, accounts.close
     if not isinstance(store, JetStreamStore):
         raise ValueError("NATS accounts need the NATS store (--store nats://...)")
-    from services.cluster.accounts import NatsAccounts  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    from services.cluster.accounts import NatsAccounts  # only on the NATS tier (nkeys...)
 
     nats_accounts = NatsAccounts(store.nats.urls, ServiceCredentials.load(secret_file))
     nats_accounts.start()
