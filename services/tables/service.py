@@ -34,7 +34,6 @@ from services.tables.handoff import SeatLinks
 from services.tables.idle import idle_limit
 from services.tables.store import (
     APPEND_ERRORS,
-    STORAGE_ERRORS,
     LeaseLostError,
     StoreUnavailableError,
 )
@@ -659,14 +658,15 @@ class TablesService:
             if reply_topic is not None:
                 self._reply(reply_topic, _error(intent_id, "table_moved", {}))
             return False
-        except STORAGE_ERRORS as error:
-            # Not stored (a full disk), or not known to be (NATS did not answer): go back
-            # to what the log holds. If it cannot be read either, forget the table (its
-            # lease keeper takes it up again).
+        except Exception as error:
+            # Not stored (a full disk), or not known to be (NATS did not answer), or any
+            # failure we did not foresee: go back to what the log holds, never keep an
+            # entry applied that the log may not have. If the log cannot be read either,
+            # forget the table (its lease keeper takes it up again).
             log.exception("could not store an entry of %s", table.code)
             try:
                 self._rebuild(table.code, table.epoch)
-            except APPEND_ERRORS:
+            except Exception:
                 self._forget(table.code)
             if isinstance(error, StoreUnavailableError) and reply_topic is not None:
                 return False  # no answer: the sender resends, and is answered from the log
