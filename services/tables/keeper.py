@@ -111,7 +111,7 @@ class LeaseKeeper:
             self._dead = dead
             self._next_scan = now + RESCAN_SECONDS
             self._scan(now)
-        self._recheck([code for code in self.leases.held if code not in self.service.tables])
+        self._recheck(list(self.leases.held), only_missing=True)
 
     def _scan(self, now: float) -> None:
         """Look at every lease: take our share of the dead copies' tables."""
@@ -157,12 +157,17 @@ class LeaseKeeper:
         self.after_adopt(code)  # before its first views: they show who is online
         self.service.publish_views(self.service.tables[code])
 
-    def _recheck(self, codes: list[str]) -> None:
-        """Claim again (new epoch, rebuilt) each held table, or give it up if it is gone."""
+    def _recheck(self, codes: list[str], only_missing: bool = False) -> None:
+        """Claim again (new epoch, rebuilt) each held table, or give it up if it is gone.
+
+        ``only_missing``: only those we hold but do not serve (not one being created).
+        """
         for code in codes:
+            if only_missing and code in self.service.tables:
+                continue
             with self.service.lock:
                 held = self.leases.held.get(code)
-                if held is None:
+                if held is None or (only_missing and code in self.service.tables):
                     continue
                 epoch = self.store.claim(code, held)
                 if epoch is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from typing import Literal
 
 from nats.js.errors import KeyWrongLastSequenceError
@@ -46,6 +47,7 @@ class Sharing:
         # Presence of other copies' seats: players retain it, so the broker gave it to us
         # once, when we subscribed. A table we take over gets it from here.
         self._presence: dict[str, bytes] = {}
+        self._presence_lock = threading.Lock()  # the MQTT thread adds, the keeper takes
 
     def start(self) -> Sharing:
         self._requests = self.store.nats.run(
@@ -68,17 +70,19 @@ class Sharing:
         return rendezvous(code, self.keeper.live) == self.owner
 
     def remember_presence(self, topic: str, payload: bytes) -> None:
-        self._presence.pop(topic, None)
-        self._presence[topic] = payload  # newest last
-        if len(self._presence) > PRESENCE_REMEMBERED:
-            del self._presence[next(iter(self._presence))]
+        with self._presence_lock:
+            self._presence.pop(topic, None)
+            self._presence[topic] = payload  # newest last
+            if len(self._presence) > PRESENCE_REMEMBERED:
+                del self._presence[next(iter(self._presence))]
 
     def presence_of(self, code: str) -> list[tuple[str, bytes]]:
         """The last presence heard from each seat of ``code`` (forgotten: we own it now)."""
         prefix = topics.seat_topic(code, 0, "presence").rsplit("/seat/", 1)[0] + "/seat/"
-        found = [(t, p) for t, p in self._presence.items() if t.startswith(prefix)]
-        for topic, _ in found:
-            del self._presence[topic]
+        with self._presence_lock:
+            found = [(t, p) for t, p in self._presence.items() if t.startswith(prefix)]
+            for topic, _ in found:
+                del self._presence[topic]
         return found
 
     def lobby_choice(self, op: str, payload: bytes) -> Choice:
