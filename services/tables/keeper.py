@@ -113,9 +113,12 @@ class LeaseKeeper:
         self.live = sorted(live)
         dead = set(copies) - set(live)
         if dead != self._dead or self._orphans or now >= self._next_scan:
+            newly_dead = dead - self._dead
             self._dead = dead
             self._next_scan = now + RESCAN_SECONDS
             self._scan(now)
+            if newly_dead:
+                self.on_takeover()  # its will said "offline": we are here, tables or not
         self._recheck(list(self.leases.held), only_missing=True)
 
     def _scan(self, now: float) -> None:
@@ -150,7 +153,6 @@ class LeaseKeeper:
                 self._adopt(code, epoch)
         if epochs:
             log.info("took %d tables from %s", len(epochs), sorted({seen[c].owner for c in epochs}))
-            self.on_takeover()
 
     def _adopt(self, code: str, epoch: int) -> None:
         try:

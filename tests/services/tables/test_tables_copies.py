@@ -298,6 +298,12 @@ def test_kill_9_of_one_copy_mid_game_its_tables_are_taken_over_with_nothing_lost
         player.stopping.set()
         player.thread.join(10)
     assert max(taken.values()) < TAKEOVER_LIMIT, taken
+    # The dead copy's will said the tables service is offline; the survivor says online.
+    status = topics.service_status("tables")
+    deadline = time.monotonic() + TAKEOVER_LIMIT
+    while not (lobby.box.latest(status) or {}).get("online"):
+        assert time.monotonic() < deadline, lobby.box.messages.get(status)
+        time.sleep(0.05)
     survivor = next(copy for copy in copies if copy is not victim)
     assert set(owners(observer, tables).values()) == {survivor.owner}
     for player in players:
