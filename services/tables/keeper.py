@@ -88,13 +88,26 @@ class LeaseKeeper:
 
     # ------------------------------------------------------------------ one round
     def heartbeat(self) -> bool:
-        lapsed = self._beating and not self.leases.valid()
-        beat = self.leases.heartbeat(len(self.service.tables))
-        if beat and lapsed:
+        if self._beating and not self.leases.valid():
+            # Our heartbeats were late (we were paused, or NATS was away): another copy
+            # may have taken tables. Settle that before our leases count as valid again
+            # (until then this copy ignores its tables' messages: their senders resend).
             log.warning("lease heartbeats were late: checking every table we hold")
-            self._recheck(list(self.leases.held))
+            self._settle_all()
+        beat = self.leases.heartbeat(len(self.service.tables))
         self._beating = self._beating or beat
         return beat
+
+    def _settle_all(self) -> None:
+        """Claim every held table again at a new epoch (all at once), or give it up."""
+        with self.service.lock:  # no table is being created meanwhile
+            seen = dict(self.leases.held)
+            epochs = self.store.take_over(seen)
+            for code in seen:
+                if code in epochs:
+                    self._adopt(code, epochs[code])
+                else:
+                    self._lost(code)
 
     def round(self) -> None:
         if not self.heartbeat():

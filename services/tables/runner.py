@@ -153,6 +153,8 @@ class TablesRunner:
     def _tick_loop(self) -> None:
         while not self._ticking.wait(TICK_SECONDS):
             assert self.service is not None
+            if self.shared is not None and not self.shared.keeper.leases.valid():
+                continue  # as in ``_republish``: no views of tables that may be gone
             with self._serving:
                 try:
                     self.service.tick()
@@ -165,6 +167,8 @@ class TablesRunner:
 
     def _republish(self) -> None:
         assert self.service is not None
+        if self.shared is not None and not self.shared.keeper.leases.valid():
+            return  # late heartbeats: the keeper first checks which tables are still ours
         with self._serving:
             self.service.publish_all()  # in paho's network thread, like every handler
 

@@ -63,7 +63,9 @@ class Sharing:
     def table_message(self, code: str) -> bool:
         """Whether this copy handles a seat or host message of table ``code``."""
         if code in self.service.tables:
-            return True
+            # Ours, unless our heartbeats are late (we were paused?): then another copy
+            # may have it already. Its sender resends; the keeper settles it first.
+            return self.store.leases.valid()
         if self.store.table_exists(code):
             return False  # another copy's table (or one being taken over, or closed)
         # Nobody has it: one copy (the same for every copy) answers "unknown table".

@@ -343,3 +343,39 @@ def test_both_copies_killed_and_restarted_converge_to_the_log(
     for player in players:
         check_against_the_log(observer, player)
         never_older(player.views())
+
+
+def test_a_paused_copy_loses_its_tables_and_writes_nothing_after_its_successor(
+    copies: list[CopyProcess],
+    lobby: LobbyClient,
+    observer: JetStreamStore,
+    stack: Stack,
+) -> None:
+    """SIGSTOP (a copy frozen, not dead) past its lease, then SIGCONT: it must step back."""
+    tables, players = start_tables(stack.mqtt, lobby, 4)
+    by_owner = owners(observer, tables)
+    victim = next(copy for copy in copies if copy.owner == by_owner[tables[0]])
+    survivor = next(copy for copy in copies if copy is not victim)
+    orphaned = [table for table in tables if by_owner[table] == victim.owner]
+    epochs = {table: lobby.public(table, lambda m: True)["epoch"] for table in tables}
+    for player in players:
+        player.thread.start()
+    time.sleep(1.5)
+    assert victim.process is not None
+    os.kill(victim.process.pid, signal.SIGSTOP)
+    try:
+        for table in orphaned:
+            lobby.public(table, lambda m, t=table: m["epoch"] > epochs[t])
+    finally:
+        os.kill(victim.process.pid, signal.SIGCONT)
+    time.sleep(3.0)  # the woken copy finds its heartbeats late and settles its leases
+    for player in players:
+        player.stopping.set()
+        player.thread.join(10)
+    assert victim.process.poll() is None  # alive, serving no table of another copy
+    assert set(owners(observer, tables).values()) == {survivor.owner}
+    for player in players:
+        check_against_the_log(observer, player)
+        # Every entry after the successor's first is the successor's: none of the old owner.
+        written = observer.log_epochs(player.table)
+        assert written == sorted(written), written
