@@ -37,7 +37,12 @@ from nats.js.kv import KeyValue
 
 from services.tables.leases import NO_OWNER, Lease, Leases
 from services.tables.natsloop import NatsLoop, NatsUnavailableError
-from services.tables.store import CLOSED, LeaseLostError, StoreUnavailableError
+from services.tables.store import (
+    CLOSED,
+    LeaseLostError,
+    StoreUnavailableError,
+    TableMovedOnError,
+)
 
 LOG_STREAM = "GN_LOG"
 LOG_SUBJECT = "gn.log.{code}"
@@ -181,11 +186,17 @@ class JetStreamStore:
     def _status(self, code: str) -> str | None:
         assert self._tables is not None
         try:
-            entry = self._run(self._tables.get(code))
+            value = self._run(self._tables.get(code)).value
         except KeyNotFoundError:
-            return None
+            # A direct get may be served by a replica a write has not reached yet: a
+            # table made a moment ago would look unknown. Ask the stream's leader.
+            subject = f"$KV.{TABLES_BUCKET}.{code}"
+            try:
+                value = self._run(self.nats.js.get_last_msg(f"KV_{TABLES_BUCKET}", subject)).data
+            except NotFoundError:
+                return None
         self._known.add(code)
-        meta: dict[str, Any] = json.loads(entry.value or b"{}")
+        meta: dict[str, Any] = json.loads(value or b"{}")
         return str(meta.get("status"))
 
     def create_table(self, code: str, game: str, owner: str) -> int:
@@ -247,7 +258,7 @@ class JetStreamStore:
             ack = self._run(self.nats.js.publish(subject, payload, headers=headers))
         except APIError as error:
             if error.err_code in WRONG_LAST_SEQUENCE:
-                raise LeaseLostError(code) from None  # someone else wrote to this table
+                raise TableMovedOnError(code) from None  # another copy sealed or wrote it
             raise
         self._last[code] = int(ack.seq)
         self._at[code] = now

@@ -29,7 +29,9 @@ from services.tables.natsloop import NatsLoop
 LEASES_BUCKET = "gn_leases"
 COPIES_BUCKET = "gn_copies"
 HEARTBEAT_SECONDS = 0.5
-LEASE_SECONDS = 2.0  # a copy silent this long is dead: noticed 2-2.5 s after its death
+# A copy silent this long is dead: noticed 3-3.5 s after its death (under 5 s with the
+# takeover), and a copy slowed by a loaded machine is not taken for dead too soon.
+LEASE_SECONDS = 3.0
 # A copy stops writing this long before others may take over. Not what makes it safe (the
 # new owner seals the log first, so a stale append fails whatever the clocks say): it
 # only spares a copy whose heartbeats are late appends that would be refused anyway.

@@ -651,11 +651,12 @@ class TablesService:
                 player=_player_row(table, entry),
                 result=_result_row(table, entry),
             )
-        except LeaseLostError:
-            # Another copy owns the table now: forget our copy, it is out of date.
+        except LeaseLostError as error:
+            # Another copy owns the table now: forget our copy, it is out of date. On NATS
+            # (moved on) the sender's resend reaches the new owner: no answer from us.
             if table.code in self.tables:
                 self._forget(table.code)
-            if reply_topic is not None:
+            if reply_topic is not None and not isinstance(error, StoreUnavailableError):
                 self._reply(reply_topic, _error(intent_id, "table_moved", {}))
             return False
         except Exception as error:
