@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -379,3 +379,19 @@ def test_a_paused_copy_loses_its_tables_and_writes_nothing_after_its_successor(
         # Every entry after the successor's first is the successor's: none of the old owner.
         written = observer.log_epochs(player.table)
         assert written == sorted(written), written
+
+
+def test_with_the_nats_store_views_are_live_not_retained(
+    copies: list[CopyProcess],
+    lobby: LobbyClient,
+    stack: Stack,
+    mqtt_recorder: Callable[..., Any],
+) -> None:
+    """A retained view costs the NATS tier a replicated write: clients ask for a fresh one."""
+    table = lobby.create("kings-corner")
+    lobby.public(table, lambda m: True)  # its first view went out
+    late = mqtt_recorder(stack.mqtt.service_url("web"), [topics.table_view(table)])
+    assert lobby.host(table, "sync")["status"] == "ok"  # what a page does on connecting
+    late.wait_for(topics.table_view(table))
+    time.sleep(0.5)  # a retained view and the sync's would both be here by now
+    assert len(late.payloads(topics.table_view(table))) == 1  # the sync's: none retained
