@@ -1,0 +1,289 @@
+"""N tables of bots playing at a human pace through the whole stack, in real processes.
+
+For each N given: a broker (Debian's Mosquitto, or the 3-node NATS cluster of
+``services.cluster``), the tables service as its own process(es) (``python -m
+services.tables``; on NATS two copies sharing the tables through JetStream), and
+load-generator processes (``benchmarks.loadgen.players``) that open the tables through
+the real lobby requests, seat every player with a real join (its own broker account and
+connection, like a phone), add each table's TV, and play legal moves from each seat's own
+view, about one intent a second per table. After a warm-up, over a steady window:
+
+* intent -> view latency (publishing an intent to the arrival of that seat's view with
+  the new ``seq``): p50, p99, max;
+* intents a second achieved, and intents never shown within 5 s ("late");
+* CPU (% of one core, over the window) and resident memory of every process;
+* the load average beside it (the machine may be shared: figures are noisy then).
+
+    python -m benchmarks.load --tables 250,500,1000,2000 --broker mosquitto [--duration 30]
+    python -m benchmarks.load --tables 1000 --broker nats [--rate 1.0] [--seats 2]
+
+The knee: the largest N whose p99 stays within the target (10 ms on Mosquitto, 25 ms on
+the NATS cluster) with every intent answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import psutil
+
+from benchmarks.loadgen.stack import Mosquitto, python_process, stop_process
+from services.broker.credentials import ServiceCredentials
+
+TARGET_P99_MS = {"mosquitto": 10.0, "nats": 25.0}
+TABLES_PER_GENERATOR = 1000  # one asyncio process plays this many tables comfortably
+
+
+@dataclass
+class Stack:
+    """What one run started: broker addresses for players, and the processes to watch."""
+
+    mqtt: str  # HOST:PORT[,HOST:PORT...]
+    broker_url: str  # for the services' --broker
+    secret_file: Path
+    watched: dict[str, list[psutil.Process]] = field(default_factory=dict)
+
+
+@contextmanager
+def mosquitto_stack(workdir: Path, credentials: ServiceCredentials) -> Iterator[Stack]:
+    secret_file = workdir / "service-secret"
+    secret_file.write_text(credentials.secret + "\n", "utf-8")
+    broker = Mosquitto(workdir / "mosquitto", credentials)
+    tables = python_process(
+        [
+            "-m",
+            "services.tables",
+            "--broker",
+            f"mqtt://{broker.address}",
+            "--secret-file",
+            str(secret_file),
+            "--data",
+            str(workdir / "tables.db"),
+        ],
+        workdir / "tables.log",
+    )
+    try:
+        yield Stack(
+            mqtt=broker.address,
+            broker_url=f"mqtt://{broker.address}",
+            secret_file=secret_file,
+            watched={
+                "mosquitto": [psutil.Process(broker.process.pid)],
+                "tables": [psutil.Process(tables.pid)],
+            },
+        )
+    finally:
+        stop_process(tables)
+        broker.stop()
+
+
+@contextmanager
+def nats_stack(workdir: Path, tables_services: int) -> Iterator[Stack]:
+    """``services.cluster.stack.ClusterStack``: 3 NATS nodes, the tables services only."""
+    from services.cluster.stack import ClusterStack  # only this mode needs the cluster
+
+    stack = ClusterStack(
+        workdir / "cluster",
+        nodes=3,
+        tables_services=tables_services,
+        bots=False,
+        assistant=False,
+        web=False,
+    )
+    stack.start()
+    try:
+        mine = psutil.Process(os.getpid())
+        watched: dict[str, list[psutil.Process]] = {"nats": [], "tables": []}
+        for child in mine.children(recursive=True):
+            try:
+                line = " ".join(child.cmdline())
+            except psutil.Error:
+                continue
+            if "nats-server" in line:
+                watched["nats"].append(child)
+            elif "services.tables" in line:
+                watched["tables"].append(child)
+        urls = [url.removeprefix("mqtt://") for url in stack.cluster.mqtt_urls]
+        yield Stack(
+            mqtt=",".join(urls),
+            broker_url=",".join(stack.cluster.mqtt_urls),
+            secret_file=Path(stack.secret_file),
+            watched=watched,
+        )
+    finally:
+        stack.stop()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def cpu_seconds(processes: list[psutil.Process]) -> float:
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def rss_mb(processes: list[psutil.Process]) -> float:
+    total = 0
+    for process in processes:
+        try:
+            total += process.memory_info().rss
+        except psutil.Error:
+            continue
+    return total / 2**20
+
+
+def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One fresh stack with ``count`` tables; returns the figures of its steady window."""
+    credentials = ServiceCredentials.generate()
+    with tempfile.TemporaryDirectory(prefix="gn-load-") as folder, ExitStack() as cleanup:
+        workdir = Path(folder)
+        if args.broker == "mosquitto":
+            stack = cleanup.enter_context(mosquitto_stack(workdir, credentials))
+        else:
+            stack = cleanup.enter_context(nats_stack(workdir, args.tables_services))
+        generators_count = args.generators or max(1, -(-count // TABLES_PER_GENERATOR))
+        shares = [count // generators_count] * generators_count
+        for index in range(count % generators_count):
+            shares[index] += 1
+        setup_started = time.monotonic()
+        generators = []
+        for index, share in enumerate(shares):
+            command = [
+                "-m",
+                "benchmarks.loadgen.players",
+                "--mqtt",
+                stack.mqtt,
+                "--secret-file",
+                str(stack.secret_file),
+                "--tables",
+                str(share),
+                "--seats",
+                str(args.seats),
+                "--rate",
+                str(args.rate),
+                "--seed",
+                str(index),
+                "--tv" if args.tv else "--no-tv",
+            ]
+            process = python_process(command, workdir / f"loadgen-{index}.log", pipes=True)
+            cleanup.callback(stop_process, process)
+            generators.append(process)
+        for process in generators:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            if not line.startswith("ready "):
+                log = (workdir / "loadgen-0.log").read_text()[-3000:]
+                raise RuntimeError(f"a load generator failed to set up:\n{log}")
+        setup_seconds = time.monotonic() - setup_started
+        watched = dict(stack.watched)
+        watched["loadgen"] = [psutil.Process(process.pid) for process in generators]
+        start = time.time() + args.warmup
+        end = start + args.duration
+        for process in generators:
+            assert process.stdin is not None
+            process.stdin.write(f"go {start} {end}\n")
+            process.stdin.flush()
+        time.sleep(max(0.0, start - time.time()))
+        cpu_before = {name: cpu_seconds(processes) for name, processes in watched.items()}
+        load_before = os.getloadavg()[0]
+        time.sleep(max(0.0, end - time.time()))
+        cpu_after = {name: cpu_seconds(processes) for name, processes in watched.items()}
+        memory = {name: rss_mb(processes) for name, processes in watched.items()}
+        load_after = os.getloadavg()[0]
+        results = []
+        for process in generators:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            if not line.startswith("result "):
+                raise RuntimeError("a load generator gave no result")
+            results.append(orjson.loads(line.split(" ", 1)[1]))
+    latencies = [value * 1000 for result in results for value in result["latencies"]]
+    errors: dict[str, int] = {}
+    for result in results:
+        for code, number in result["errors"].items():
+            errors[code] = errors.get(code, 0) + number
+    return {
+        "tables": count,
+        "generators": generators_count,
+        "setup_s": setup_seconds,
+        "sent": sum(result["sent"] for result in results),
+        "answered": sum(result["answered"] for result in results),
+        "late": sum(result["late"] + result["unanswered_at_end"] for result in results),
+        "errors": errors,
+        "rate": sum(result["answered"] for result in results) / args.duration,
+        "p50": statistics.median(latencies) if latencies else float("nan"),
+        "p99": percentile(latencies, 0.99) if latencies else float("nan"),
+        "max": max(latencies) if latencies else float("nan"),
+        "cpu": {name: 100 * (cpu_after[name] - cpu_before[name]) / args.duration for name in watched},
+        "rss": memory,
+        "counts": {name: len(processes) for name, processes in watched.items()},
+        "load": (load_before, load_after),
+    }
+
+
+def print_row(row: dict[str, Any]) -> None:
+    cpu = "  ".join(
+        f"{name}({row['counts'][name]}) {row['cpu'][name]:5.1f}% {row['rss'][name]:6.1f}MB"
+        for name in row["cpu"]
+    )
+    errors = ",".join(f"{code}:{n}" for code, n in sorted(row["errors"].items())) or "-"
+    print(
+        f"{row['tables']:>6} {row['rate']:>9.1f} {row['p50']:>7.2f} {row['p99']:>8.2f}"
+        f" {row['max']:>8.1f} {row['late']:>6} {errors:>10}"
+        f"  load {row['load'][0]:.2f}->{row['load'][1]:.2f}  setup {row['setup_s']:.0f}s | {cpu}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="250", help="N, or several: 250,500,1000")
+    parser.add_argument("--broker", choices=("mosquitto", "nats"), default="mosquitto")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
+    parser.add_argument("--rate", type=float, default=1.0, help="intents a second per table")
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--tv", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--generators", type=int, default=0, help="0: one per 1,000 tables")
+    parser.add_argument("--tables-services", type=int, default=2, help="NATS mode only")
+    args = parser.parse_args()
+    counts = [int(part) for part in args.tables.split(",")]
+    target = TARGET_P99_MS[args.broker]
+    print(
+        f"broker {args.broker}; {args.seats} seats a table"
+        f"{' + its TV' if args.tv else ''}; ~{args.rate} intents/s a table;"
+        f" {args.warmup:.0f} s warm-up, {args.duration:.0f} s measured; {os.cpu_count()} cores"
+    )
+    print(
+        f"{'tables':>6} {'intents/s':>9} {'p50 ms':>7} {'p99 ms':>8} {'max ms':>8}"
+        f" {'late':>6} {'errors':>10}  (CPU % of one core, RSS, per kind of process)"
+    )
+    knee = None
+    for count in counts:
+        row = run_once(count, args)
+        print_row(row)
+        if row["p99"] <= target and row["late"] == 0 and not row["errors"]:
+            knee = count
+    print(f"knee (largest N with p99 <= {target:g} ms, nothing late, no error): {knee}")
+
+
+if __name__ == "__main__":
+    main()
