@@ -37,6 +37,7 @@ from typing import Any
 import orjson
 import psutil
 
+from benchmarks.loadgen.prepare import prepare_tables
 from benchmarks.loadgen.stack import Mosquitto, python_process, stop_process
 from services.broker.credentials import ServiceCredentials
 
@@ -51,14 +52,23 @@ class Stack:
     mqtt: str  # HOST:PORT[,HOST:PORT...]
     broker_url: str  # for the services' --broker
     secret_file: Path
+    prepared: Path | None = None  # the tables opened beforehand (--lobby prepared)
     watched: dict[str, list[psutil.Process]] = field(default_factory=dict)
 
 
 @contextmanager
-def mosquitto_stack(workdir: Path, credentials: ServiceCredentials) -> Iterator[Stack]:
+def mosquitto_stack(
+    workdir: Path, credentials: ServiceCredentials, prepare: tuple[int, int] | None
+) -> Iterator[Stack]:
+    """Mosquitto and one tables service; ``prepare``: (tables, seats) opened beforehand."""
     secret_file = workdir / "service-secret"
     secret_file.write_text(credentials.secret + "\n", "utf-8")
-    broker = Mosquitto(workdir / "mosquitto", credentials)
+    accounts, prepared = None, None
+    if prepare is not None:
+        tables, accounts = prepare_tables(workdir / "tables.db", *prepare)
+        prepared = workdir / "tables.json"
+        prepared.write_bytes(orjson.dumps(tables))
+    broker = Mosquitto(workdir / "mosquitto", credentials, accounts)
     tables = python_process(
         [
             "-m",
@@ -77,6 +87,7 @@ def mosquitto_stack(workdir: Path, credentials: ServiceCredentials) -> Iterator[
             mqtt=broker.address,
             broker_url=f"mqtt://{broker.address}",
             secret_file=secret_file,
+            prepared=prepared,
             watched={
                 "mosquitto": [psutil.Process(broker.process.pid)],
                 "tables": [psutil.Process(tables.pid)],
@@ -155,15 +166,16 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
     credentials = ServiceCredentials.generate()
     with tempfile.TemporaryDirectory(prefix="gn-load-") as folder, ExitStack() as cleanup:
         workdir = Path(folder)
+        setup_started = time.monotonic()
         if args.broker == "mosquitto":
-            stack = cleanup.enter_context(mosquitto_stack(workdir, credentials))
+            prepare = (count, args.seats) if args.lobby == "prepared" else None
+            stack = cleanup.enter_context(mosquitto_stack(workdir, credentials, prepare))
         else:
             stack = cleanup.enter_context(nats_stack(workdir, args.tables_services))
         generators_count = args.generators or max(1, -(-count // TABLES_PER_GENERATOR))
         shares = [count // generators_count] * generators_count
         for index in range(count % generators_count):
             shares[index] += 1
-        setup_started = time.monotonic()
         generators = []
         for index, share in enumerate(shares):
             command = [
@@ -183,6 +195,9 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
                 str(index),
                 "--tv" if args.tv else "--no-tv",
             ]
+            if stack.prepared is not None:
+                command += ["--prepared", str(stack.prepared), "--share", str(index)]
+                command += ["--shares", str(generators_count)]
             process = python_process(command, workdir / f"loadgen-{index}.log", pipes=True)
             cleanup.callback(stop_process, process)
             generators.append(process)
@@ -232,7 +247,9 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
         "p50": statistics.median(latencies) if latencies else float("nan"),
         "p99": percentile(latencies, 0.99) if latencies else float("nan"),
         "max": max(latencies) if latencies else float("nan"),
-        "cpu": {name: 100 * (cpu_after[name] - cpu_before[name]) / args.duration for name in watched},
+        "cpu": {
+            name: 100 * (cpu_after[name] - cpu_before[name]) / args.duration for name in watched
+        },
         "rss": memory,
         "counts": {name: len(processes) for name, processes in watched.items()},
         "load": (load_before, load_after),
@@ -264,13 +281,26 @@ def main() -> None:
     parser.add_argument("--tv", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--generators", type=int, default=0, help="0: one per 1,000 tables")
     parser.add_argument("--tables-services", type=int, default=2, help="NATS mode only")
+    parser.add_argument(
+        "--lobby",
+        choices=("live", "prepared"),
+        default=None,
+        help="live: every create and join over the broker (default on NATS); prepared: by"
+        " the tables service's lobby code before Mosquitto starts (default on Mosquitto,"
+        " whose dynsec plugin takes ~0.1-0.4 s an account beyond a few hundred)",
+    )
     args = parser.parse_args()
+    if args.lobby is None:
+        args.lobby = "prepared" if args.broker == "mosquitto" else "live"
+    if args.broker == "nats" and args.lobby == "prepared":
+        parser.error("--lobby prepared writes Mosquitto's dynsec file: Mosquitto only")
     counts = [int(part) for part in args.tables.split(",")]
     target = TARGET_P99_MS[args.broker]
     print(
         f"broker {args.broker}; {args.seats} seats a table"
         f"{' + its TV' if args.tv else ''}; ~{args.rate} intents/s a table;"
-        f" {args.warmup:.0f} s warm-up, {args.duration:.0f} s measured; {os.cpu_count()} cores"
+        f" {args.warmup:.0f} s warm-up, {args.duration:.0f} s measured; {os.cpu_count()} cores;"
+        f" lobby {args.lobby}"
     )
     print(
         f"{'tables':>6} {'intents/s':>9} {'p50 ms':>7} {'p99 ms':>8} {'max ms':>8}"

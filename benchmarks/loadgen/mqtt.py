@@ -95,9 +95,7 @@ class MqttConnection(asyncio.Protocol):
         )
         assert connection.transport is not None
         connection._connack = loop.create_future()
-        connection.transport.write(
-            connect_packet(client_id, username, password, keepalive, clean)
-        )
+        connection.transport.write(connect_packet(client_id, username, password, keepalive, clean))
         code = await asyncio.wait_for(connection._connack, timeout)
         if code != 0:
             connection.close()

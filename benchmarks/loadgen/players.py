@@ -106,7 +106,9 @@ class Generator:
         request_id = uuid.uuid4().hex[:16]
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.answers[request_id] = future
-        self.lobby.publish(topics.lobby_request(op), orjson.dumps({"v": 1, "id": request_id, **message}))
+        self.lobby.publish(
+            topics.lobby_request(op), orjson.dumps({"v": 1, "id": request_id, **message})
+        )
         reply = await asyncio.wait_for(future, timeout)
         if reply.get("status") != "ok":
             raise RuntimeError(f"lobby {op} refused: {reply.get('error')}")
@@ -146,16 +148,21 @@ class Generator:
     async def open_table(self) -> None:
         created = await self.request("create", {"game": self.game})
         code = str(created["table"])
-        seats: list[tuple[Seat, dict[str, Any]]] = []
+        joins = []
         for number in range(self.seats):
-            joined = await self.request("join", {"table": code, "name": f"P{number}"})
+            joins.append(await self.request("join", {"table": code, "name": f"P{number}"}))
+        await self._seat_table(code, created["tv"], joins)
+
+    async def _seat_table(self, code: str, tv: dict[str, Any], joins: list[dict[str, Any]]) -> None:
+        """Every player of one table (and its TV) logs in; the host starts the game."""
+        seats: list[tuple[Seat, dict[str, Any]]] = []
+        for joined in joins:
             seat = Seat(code, int(joined["seat"]), str(joined["player_id"]), bool(joined["host"]))
             seats.append((seat, joined))
         for seat, joined in seats:
             await self._connect_seat(seat, str(joined["username"]), str(joined["password"]))
             self.players.append(seat)
         if self.tv:
-            tv = created["tv"]
             host, port = self.next_host()
             connection = await MqttConnection.open(
                 host,
@@ -165,10 +172,18 @@ class Generator:
                 username=str(tv["username"]),
                 password=str(tv["password"]),
             )
-            await connection.subscribe([(topics.table_view(code), 0), (topics.table_events(code), 0)])
+            await connection.subscribe(
+                [(topics.table_view(code), 0), (topics.table_events(code), 0)]
+            )
             self.extra.append(connection)
         host_seat = next(seat for seat, _ in seats if seat.host)
         self._host_op(host_seat, "start")
+        # Ready means playing: a "go" before the deal would make the host start it again.
+        deadline = time.monotonic() + 60
+        while host_seat.view is None or host_seat.view.get("state") is None:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"table {code} did not start")
+            await asyncio.sleep(0.05)
 
     async def _connect_seat(self, seat: Seat, username: str, password: str) -> None:
         host, port = self.next_host()
@@ -198,6 +213,16 @@ class Generator:
                 await self.open_table()
 
         await asyncio.gather(*(one() for _ in range(self.tables)))
+
+    async def seat_prepared(self, tables: list[dict[str, Any]]) -> None:
+        """Log in the players of tables opened beforehand (``benchmarks.loadgen.prepare``)."""
+        gate = asyncio.Semaphore(LOBBY_IN_FLIGHT * 4)
+
+        async def one(table: dict[str, Any]) -> None:
+            async with gate:
+                await self._seat_table(table["table"], table["tv"], table["seats"])
+
+        await asyncio.gather(*(one(table) for table in tables))
 
     # ------------------------------------------------------------------ play
     def _on_seat(self, seat: Seat, topic: str, payload: bytes) -> None:
@@ -322,7 +347,11 @@ async def run(args: argparse.Namespace) -> None:
     started = time.monotonic()
     await generator.connect_lobby()
     await generator.wait_for_tables_service()
-    await generator.setup()
+    if args.prepared is not None:
+        tables = orjson.loads(args.prepared.read_bytes())
+        await generator.seat_prepared(tables[args.share :: args.shares])
+    else:
+        await generator.setup()
     emit("ready", {"tables": args.tables, "setup_seconds": time.monotonic() - started})
     line = await loop.run_in_executor(None, sys.stdin.readline)
     _, start, end = line.split()
@@ -344,6 +373,9 @@ def main() -> None:
     parser.add_argument("--tv", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--game", default="kings-corner")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--prepared", type=Path, default=None, help="tables opened beforehand")
+    parser.add_argument("--share", type=int, default=0, help="with --prepared: this one's")
+    parser.add_argument("--shares", type=int, default=1, help="with --prepared: out of")
     args = parser.parse_args()
     from services.broker.limits import raise_open_file_limit
 

@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.loadgen.prepare import RecordedAccounts, add_to_dynsec_file
 from services.broker.credentials import ServiceCredentials
 from services.broker.limits import raise_open_file_limit
 from services.broker.mosquitto import (
@@ -59,12 +60,20 @@ def mosquitto_config_text(config: MosquittoConfig) -> str:
 class Mosquitto:
     """Debian's Mosquitto on a loopback port, for one load run."""
 
-    def __init__(self, workdir: Path, credentials: ServiceCredentials) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        credentials: ServiceCredentials,
+        accounts: RecordedAccounts | None = None,
+    ) -> None:
+        """``accounts``: player and TV accounts written into dynsec before it starts."""
         self.host = "127.0.0.1"
         self.port = free_tcp_port(self.host)
         workdir.mkdir(parents=True, exist_ok=True)
         dynsec = workdir / "dynamic-security.json"
         write_dynsec_file(dynsec, credentials)
+        if accounts is not None:
+            add_to_dynsec_file(dynsec, accounts)
         config = MosquittoConfig(
             dynsec_file=dynsec,
             tcp=Address(self.host, self.port),
