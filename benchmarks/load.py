@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -135,6 +136,19 @@ def nats_stack(workdir: Path, tables_services: int) -> Iterator[Stack]:
         stack.stop()
 
 
+@contextmanager
+def profiled(pid: int, out: Path, seconds: float) -> Iterator[None]:
+    """py-spy's samples of one process over the window, as collapsed stacks in ``out``."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    command = ["py-spy", "record", "--pid", str(pid), "--duration", str(int(seconds))]
+    command += ["--format", "raw", "--nonblocking", "--output", str(out)]
+    spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield
+    finally:
+        spy.wait(seconds + 30)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
@@ -217,6 +231,10 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
             process.stdin.write(f"go {start} {end}\n")
             process.stdin.flush()
         time.sleep(max(0.0, start - time.time()))
+        if args.profile is not None:
+            for number, process in enumerate(watched["tables"]):
+                out = args.profile / f"tables-{count}-{number}.txt"
+                cleanup.enter_context(profiled(process.pid, out, args.duration))
         cpu_before = {name: cpu_seconds(processes) for name, processes in watched.items()}
         load_before = os.getloadavg()[0]
         time.sleep(max(0.0, end - time.time()))
@@ -281,6 +299,9 @@ def main() -> None:
     parser.add_argument("--tv", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--generators", type=int, default=0, help="0: one per 1,000 tables")
     parser.add_argument("--tables-services", type=int, default=2, help="NATS mode only")
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="py-spy the tables service(s) into this folder"
+    )
     parser.add_argument(
         "--lobby",
         choices=("live", "prepared"),

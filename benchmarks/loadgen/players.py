@@ -204,6 +204,11 @@ class Generator:
         codes = await seat.connection.subscribe(filters)
         if any(code >= 0x80 for code in codes):
             raise RuntimeError(f"{username}: a subscription was refused")
+        # Online, as a phone says it (retained): no stand-in bot takes the seat over.
+        presence = orjson.dumps({"v": 1, "online": True, "tab": username})
+        seat.connection.publish(
+            topics.seat_topic(seat.table, seat.seat, "presence"), presence, retain=True
+        )
 
     async def setup(self) -> None:
         gate = asyncio.Semaphore(LOBBY_IN_FLIGHT)
