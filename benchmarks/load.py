@@ -100,40 +100,47 @@ def mosquitto_stack(
 
 
 @contextmanager
-def nats_stack(workdir: Path, tables_services: int) -> Iterator[Stack]:
-    """``services.cluster.stack.ClusterStack``: 3 NATS nodes, the tables services only."""
-    from services.cluster.stack import ClusterStack  # only this mode needs the cluster
+def nats_stack(
+    workdir: Path, credentials: ServiceCredentials, copies: int, nodes: int = 3
+) -> Iterator[Stack]:
+    """``services.cluster``'s NATS cluster and ``copies`` tables services sharing the tables.
 
-    stack = ClusterStack(
-        workdir / "cluster",
-        nodes=3,
-        tables_services=tables_services,
-        bots=False,
-        assistant=False,
-        web=False,
-    )
-    stack.start()
+    The table log and leases are in JetStream (``--store nats://...``); players' accounts
+    are the cluster's (auth callout from its replicated KV bucket).
+    """
+    from services.cluster.nodes import NatsCluster  # only this mode needs the cluster
+
+    cluster = NatsCluster(workdir / "cluster", nodes, credentials=credentials).start()
+    broker = ",".join(cluster.mqtt_urls)
+    services = []
     try:
-        mine = psutil.Process(os.getpid())
-        watched: dict[str, list[psutil.Process]] = {"nats": [], "tables": []}
-        for child in mine.children(recursive=True):
-            try:
-                line = " ".join(child.cmdline())
-            except psutil.Error:
-                continue
-            if "nats-server" in line:
-                watched["nats"].append(child)
-            elif "services.tables" in line:
-                watched["tables"].append(child)
-        urls = [url.removeprefix("mqtt://") for url in stack.cluster.mqtt_urls]
+        for number in range(copies):
+            command = ["-m", "services.tables", "--broker", broker]
+            command += ["--secret-file", str(cluster.secret_file)]
+            command += ["--store", ",".join(cluster.nats_urls), "--owner", f"tables-{number}"]
+            command += ["--data", str(workdir / f"tables-{number}.db")]
+            services.append(python_process(command, workdir / f"tables-{number}.log"))
+        watched: dict[str, list[psutil.Process]] = {
+            "nats": [psutil.Process(pid) for pid in cluster.pids if pid is not None],
+            "tables": [psutil.Process(process.pid) for process in services],
+        }
+        responders = [
+            child
+            for child in psutil.Process(os.getpid()).children()
+            if child.pid not in {p.pid for group in watched.values() for p in group}
+            and "python" in child.name()
+        ]
+        watched["callout"] = responders
         yield Stack(
-            mqtt=",".join(urls),
-            broker_url=",".join(stack.cluster.mqtt_urls),
-            secret_file=Path(stack.secret_file),
+            mqtt=",".join(url.removeprefix("mqtt://") for url in cluster.mqtt_urls),
+            broker_url=broker,
+            secret_file=cluster.secret_file,
             watched=watched,
         )
     finally:
-        stack.stop()
+        for process in services:
+            stop_process(process)
+        cluster.stop()
 
 
 @contextmanager
@@ -185,7 +192,7 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
             prepare = (count, args.seats) if args.lobby == "prepared" else None
             stack = cleanup.enter_context(mosquitto_stack(workdir, credentials, prepare))
         else:
-            stack = cleanup.enter_context(nats_stack(workdir, args.tables_services))
+            stack = cleanup.enter_context(nats_stack(workdir, credentials, args.tables_services))
         generators_count = args.generators or max(1, -(-count // TABLES_PER_GENERATOR))
         shares = [count // generators_count] * generators_count
         for index in range(count % generators_count):

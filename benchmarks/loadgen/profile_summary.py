@@ -1,6 +1,6 @@
 """The functions a py-spy profile (``--format raw``: collapsed stacks) spends most in.
 
-    python -m benchmarks.loadgen.profile_summary FILE [--top 30]
+python -m benchmarks.loadgen.profile_summary FILE [--top 30]
 """
 
 from __future__ import annotations
