@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 import nats
+import nats.js.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
@@ -87,7 +88,13 @@ class NatsLoop:
         except (concurrent.futures.TimeoutError, TimeoutError, nats.errors.TimeoutError):
             future.cancel()
             raise NatsUnavailableError("NATS did not answer in time") from None
-        except (nats.errors.NoRespondersError, nats.errors.ConnectionClosedError) as error:
+        except (
+            nats.errors.NoRespondersError,
+            nats.errors.ConnectionClosedError,
+            # What js.publish raises for "no responders" while a node's death heals:
+            # escaping, it left the table applied in memory but not in the log.
+            nats.js.errors.NoStreamResponseError,
+        ) as error:
             raise NatsUnavailableError(str(error)) from None
 
     def stop(self) -> None:

@@ -118,16 +118,18 @@ class Phone:
             on_connected=lambda: self.connections.append(time.monotonic()),
             reconnect_delay=(0.05, 0.5),
         )
-        for topic in (self.public_topic, self.view_topic):
+        # QoS 0, as the phone page subscribes (clients/web/js/net.js): what a dead node
+        # loses is made good by the next view, or by the answer to a resent intent.
+        for topic in (self.public_topic, self.view_topic, self.reply_topic):
             self.client.subscribe(topic, self.box.put, qos=0)
-        self.client.subscribe(self.reply_topic, self.box.put, qos=1)
         if self.host:
-            self.client.subscribe(topics.host_topic(self.table, "reply"), self.box.put, qos=1)
+            self.client.subscribe(topics.host_topic(self.table, "reply"), self.box.put, qos=0)
         self.client.start().wait_connected(WAIT)
         presence = topics.seat_topic(self.table, self.seat, "presence")
         self.client.publish(presence, b'{"v":1,"online":true}', qos=1, retain=True)
 
-    def host_op(self, op: str) -> dict[str, Any]:
+    def host_op(self, op: str, seq: int | None = None) -> dict[str, Any] | None:
+        """Send a host op until answered; None once a view past ``seq`` shows it done."""
         request_id = uuid.uuid4().hex[:12]
         message = {"v": 1, "id": request_id, "op": op, "player": self.player_id}
         reply_topic = topics.host_topic(self.table, "reply")
@@ -136,7 +138,13 @@ class Phone:
             try:
                 return self.box.wait(reply_topic, lambda m: m["id"] == request_id, RESEND_AFTER)
             except AssertionError:
-                continue  # unanswered (a copy or a node died?): the same op again
+                if seq is not None and self.seq_now() > seq:
+                    return None
+                # unanswered (a copy or a node died?): the same op again
+
+    def seq_now(self) -> int:
+        latest = self.box.latest(self.view_topic)
+        return -1 if latest is None else int(latest["seq"])
 
     def stop(self) -> None:
         self.client.stop()
@@ -175,7 +183,8 @@ class Table:
                 time.sleep(0.02)
                 continue
             if public["status"] in ("round_over", "finished"):
-                self.host.host_op("next_round" if public["status"] == "round_over" else "rematch")
+                op = "next_round" if public["status"] == "round_over" else "rematch"
+                self.host.host_op(op, int(public["seq"]))
                 continue
             if public["status"] != "playing":
                 time.sleep(0.02)
@@ -199,6 +208,8 @@ class Table:
                     mover.reply_topic, lambda m: m["id"] == intent_id, RESEND_AFTER
                 )
             except AssertionError:
+                if mover.seq_now() > view["seq"]:
+                    return  # a view shows it applied, its answer lost: not counted as acked
                 continue
             if reply["status"] == "ok":
                 self.acknowledged.append((intent_id, int(reply["seq"])))

@@ -136,7 +136,8 @@ def open_tables(cluster: NatsCluster, lobby: Lobby, count: int) -> list[Table]:
             phones.append(Phone(cluster, joined["data"], number % len(cluster.specs)))
             number += 1
         table = Table(code, phones, PACE)
-        assert table.host.host_op("start")["status"] == "ok"
+        started = table.host.host_op("start")
+        assert started is not None and started["status"] == "ok", started
         tables.append(table)
     return tables
 
@@ -164,9 +165,27 @@ def assert_played_on(tables: list[Table], before: dict[str, int], since: float, 
         stuck = [t.code for t in tables if len(t.acknowledged) <= before[t.code]]
         if not stuck:
             return max(t.acknowledged_at[before[t.code]] - since for t in tables)
-        refused = {t.code: t.refused for t in tables if t.code in stuck}
-        assert time.monotonic() < deadline, f"{stuck} stopped {what} (refused: {refused})"
+        details = {t.code: describe(t) for t in tables if t.code in stuck}
+        assert time.monotonic() < deadline, f"{stuck} stopped {what}: {details}"
         time.sleep(0.05)
+
+
+def describe(table: Table) -> dict[str, object]:
+    """What a stuck table's phones know (for the failure message)."""
+    found: dict[str, object] = {"refused": table.refused}
+    for phone in table.phones.values():
+        public, view = phone.box.latest(phone.public_topic), phone.box.latest(phone.view_topic)
+        reply = phone.box.latest(phone.reply_topic)
+        found[f"seat {phone.seat}"] = {
+            "node": phone.node,
+            "connected": phone.client.connected,
+            "connections": len(phone.connections),
+            "public": public and (public["epoch"], public["seq"], public["status"]),
+            "view": view and (view["epoch"], view["seq"]),
+            "turn": public and public["state"] and public["state"]["current_seat"],
+            "reply": reply,
+        }
+    return found
 
 
 def check_against_the_log(observer: JetStreamStore, table: Table) -> None:
