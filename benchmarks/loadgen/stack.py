@@ -38,7 +38,7 @@ def wait_listening(host: str, port: int, process: subprocess.Popen[bytes], timeo
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"{process.args} exited with status {process.returncode}")
+            raise RuntimeError(f"{process.args!r} exited with status {process.returncode}")
         with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.2):
             return
         time.sleep(0.05)

@@ -49,9 +49,10 @@ class Mailbox:
         deadline = time.monotonic() + timeout
         with self.changed:
             while True:
-                for message in reversed(self.messages.get(topic, [])):
-                    if match(message):
-                        return message
+                found: dict[str, Any]
+                for found in reversed(self.messages.get(topic, [])):
+                    if match(found):
+                        return found
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise AssertionError(f"nothing matching on {topic} within {timeout} s")
