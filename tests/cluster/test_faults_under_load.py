@@ -23,8 +23,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cluster_players import Lobby, Phone, Table
@@ -147,6 +148,10 @@ def owners(observer: JetStreamStore, tables: list[Table]) -> dict[str, str]:
     return {table.code: leases[table.code].owner for table in tables}
 
 
+def newer_than(epoch: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda view: int(view["epoch"]) > epoch
+
+
 def latest_epoch(table: Table) -> int:
     view = table.host.box.latest(table.host.public_topic)
     assert view is not None
@@ -225,8 +230,7 @@ def test_kill_9_of_a_tables_service_and_of_a_node_under_load_loses_nothing(
     killed = victim.kill()
     taken: dict[str, float] = {}
     for table in orphaned:
-        older = epochs[table.code]
-        lobby.box.wait(table.host.public_topic, lambda m: m["epoch"] > older, TAKEOVER_LIMIT * 3)  # noqa: B023 (used at once)
+        lobby.box.wait(table.host.public_topic, newer_than(epochs[table.code]), TAKEOVER_LIMIT * 3)
         taken[table.code] = time.monotonic() - killed
     time.sleep(PLAY_BETWEEN)
     assert max(taken.values()) < TAKEOVER_LIMIT, taken
