@@ -202,13 +202,13 @@ def check_against_the_log(observer: JetStreamStore, table: Table) -> None:
         assert log[seq - 1].get("intent_id") == intent_id, (table.code, intent_id, seq)
 
 
-def converged(observer: JetStreamStore, table: Table) -> bool:
-    """Every screen of ``table`` shows the log's last seq."""
+def converged(observer: JetStreamStore, table: Table, epoch: int) -> bool:
+    """Every screen of ``table`` shows the log's last seq, at its owner's epoch."""
     length = observer.log_length(table.code)
     for phone in table.phones.values():
         for topic in (phone.public_topic, phone.view_topic):
             latest = phone.box.latest(topic)
-            if latest is None or latest["seq"] != length:
+            if latest is None or (latest["epoch"], latest["seq"]) != (epoch, length):
                 return False
     return True
 
@@ -279,9 +279,12 @@ def test_kill_9_of_a_tables_service_and_of_a_node_under_load_loses_nothing(
     for table in tables:
         table.stop()
     deadline = time.monotonic() + 20
-    while not all(converged(observer, table) for table in tables):
+    while True:
+        leases = observer.leases.snapshot()
+        if all(converged(observer, table, leases[table.code].epoch) for table in tables):
+            break
         assert time.monotonic() < deadline, "the screens did not converge to the logs"
-        time.sleep(0.1)
+        time.sleep(0.2)
     assert set(owners(observer, tables).values()) <= {copy.owner for copy in copies}
     for table in tables:
         check_against_the_log(observer, table)
