@@ -222,10 +222,14 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
             process = python_process(command, workdir / f"loadgen-{index}.log", pipes=True)
             cleanup.callback(stop_process, process)
             generators.append(process)
+        retries: dict[str, int] = {}
         for process in generators:
             assert process.stdout is not None
             line = process.stdout.readline()
-            if not line.startswith("ready "):
+            if line.startswith("ready "):
+                for code, number in orjson.loads(line.split(" ", 1)[1])["lobby_retries"].items():
+                    retries[code] = retries.get(code, 0) + number
+            else:
                 log = (workdir / "loadgen-0.log").read_text()[-3000:]
                 raise RuntimeError(f"a load generator failed to set up:\n{log}")
         setup_seconds = time.monotonic() - setup_started
@@ -268,6 +272,7 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
         "answered": sum(result["answered"] for result in results),
         "late": sum(result["late"] + result["unanswered_at_end"] for result in results),
         "errors": errors,
+        "lobby_retries": retries,
         "rate": sum(result["answered"] for result in results) / args.duration,
         "p50": statistics.median(latencies) if latencies else float("nan"),
         "p99": percentile(latencies, 0.99) if latencies else float("nan"),
@@ -279,6 +284,13 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
         "counts": {name: len(processes) for name, processes in watched.items()},
         "load": (load_before, load_after),
     }
+
+
+def retried(retries: dict[str, int]) -> str:
+    """Lobby requests asked again during the setup (refused for a while, or unanswered)."""
+    if not retries:
+        return ""
+    return " (lobby retried: " + ",".join(f"{c}:{n}" for c, n in sorted(retries.items())) + ")"
 
 
 def print_row(row: dict[str, Any]) -> None:
@@ -298,7 +310,8 @@ def print_row(row: dict[str, Any]) -> None:
     print(
         f"{row['tables']:>6} {row['rate']:>9.1f} {row['p50']:>7.2f} {row['p99']:>8.2f}"
         f" {row['max']:>8.1f} {row['late']:>6} {errors:>10}"
-        f"  load {row['load'][0]:.2f}->{row['load'][1]:.2f}  setup {row['setup_s']:.0f}s | {cpu}",
+        f"  load {row['load'][0]:.2f}->{row['load'][1]:.2f}  setup {row['setup_s']:.0f}s"
+        f"{retried(row['lobby_retries'])} | {cpu}",
         flush=True,
     )
     costs = "  ".join(f"{name} {ms:.3f}" for name, ms in per_intent.items())
@@ -352,7 +365,11 @@ def main() -> None:
     )
     knee = None
     for count in counts:
-        row = run_once(count, args)
+        try:
+            row = run_once(count, args)
+        except (RuntimeError, TimeoutError) as failure:  # one N failing ends only its run
+            print(f"{count:>6} failed: {str(failure).splitlines()[-1]}", flush=True)
+            continue
         print_row(row)
         if row["p99"] <= target and row["late"] == 0 and not row["errors"]:
             knee = count

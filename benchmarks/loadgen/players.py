@@ -42,6 +42,8 @@ from services.bots.strategy import choose_action
 from services.broker.credentials import ServiceCredentials
 
 LOBBY_IN_FLIGHT = 16  # tables being set up at once by one generator
+LOBBY_ATTEMPTS = 5
+PASSING_REFUSALS = ("storage_failed", "accounts_unavailable", "table_moved", "no_answer")
 ANSWER_TIMEOUT = 5.0  # seconds: an intent with no view showing it by then is "late"
 
 
@@ -85,6 +87,7 @@ class Generator:
     answered_in_window: int = 0
     late: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    retries: dict[str, int] = field(default_factory=dict)  # lobby requests asked again
     host_ops: int = 0
     views: int = 0
     _node: int = 0
@@ -101,18 +104,30 @@ class Generator:
         if future is not None and not future.done():
             future.set_result(reply)
 
-    async def request(self, op: str, message: dict[str, Any], timeout: float = 60.0) -> Any:
+    async def request(self, op: str, message: dict[str, Any], timeout: float = 30.0) -> Any:
+        """One lobby request; a passing refusal (a store or the accounts too slow under the
+        load) or no answer is asked again, as a person taps again: counted in ``retries``."""
         assert self.lobby is not None
-        request_id = uuid.uuid4().hex[:16]
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.answers[request_id] = future
-        self.lobby.publish(
-            topics.lobby_request(op), orjson.dumps({"v": 1, "id": request_id, **message})
-        )
-        reply = await asyncio.wait_for(future, timeout)
-        if reply.get("status") != "ok":
-            raise RuntimeError(f"lobby {op} refused: {reply.get('error')}")
-        return reply["data"]
+        for attempt in range(LOBBY_ATTEMPTS):
+            request_id = uuid.uuid4().hex[:16]
+            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self.answers[request_id] = future
+            self.lobby.publish(
+                topics.lobby_request(op), orjson.dumps({"v": 1, "id": request_id, **message})
+            )
+            try:
+                reply = await asyncio.wait_for(future, timeout)
+            except TimeoutError:
+                self.answers.pop(request_id, None)
+                reply = {"status": "error", "error": {"code": "no_answer"}}
+            if reply.get("status") == "ok":
+                return reply["data"]
+            code = str(reply["error"]["code"])
+            if code not in PASSING_REFUSALS or attempt == LOBBY_ATTEMPTS - 1:
+                raise RuntimeError(f"lobby {op} refused: {reply.get('error')}")
+            self.retries[code] = self.retries.get(code, 0) + 1
+            await asyncio.sleep(0.5 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     async def connect_lobby(self) -> None:
         host, port = self.hosts[0]
@@ -357,7 +372,8 @@ async def run(args: argparse.Namespace) -> None:
         await generator.seat_prepared(tables[args.share :: args.shares])
     else:
         await generator.setup()
-    emit("ready", {"tables": args.tables, "setup_seconds": time.monotonic() - started})
+    ready = {"tables": args.tables, "setup_seconds": time.monotonic() - started}
+    emit("ready", {**ready, "lobby_retries": generator.retries})
     line = await loop.run_in_executor(None, sys.stdin.readline)
     _, start, end = line.split()
     generator.go(float(start), float(end))
