@@ -43,7 +43,15 @@ from services.broker.credentials import ServiceCredentials
 
 LOBBY_IN_FLIGHT = 16  # tables being set up at once by one generator
 LOBBY_ATTEMPTS = 5
-PASSING_REFUSALS = ("storage_failed", "accounts_unavailable", "table_moved", "no_answer")
+# unknown_table: seen on NATS under load, a join answered by the copy that did not make
+# the table (told to c13store); asked again, and counted, so the run goes on.
+PASSING_REFUSALS = (
+    "storage_failed",
+    "accounts_unavailable",
+    "table_moved",
+    "no_answer",
+    "unknown_table",
+)
 ANSWER_TIMEOUT = 5.0  # seconds: an intent with no view showing it by then is "late"
 
 
