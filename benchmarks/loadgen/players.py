@@ -227,6 +227,9 @@ class Generator:
         codes = await seat.connection.subscribe(filters)
         if any(code >= 0x80 for code in codes):
             raise RuntimeError(f"{username}: a subscription was refused")
+        # A fresh view, as the phone page asks on connecting (views may not be retained).
+        sync = orjson.dumps({"v": 1, "id": uuid.uuid4().hex[:16], "op": "sync"})
+        seat.connection.publish(topics.seat_topic(seat.table, seat.seat, "intent"), sync)
         # Online, as a phone says it (retained): no stand-in bot takes the seat over.
         presence = orjson.dumps({"v": 1, "online": True, "tab": username})
         seat.connection.publish(

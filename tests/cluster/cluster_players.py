@@ -116,7 +116,7 @@ class Phone:
         self.client = MqttClient(
             url,
             client_id=self.username,
-            on_connected=lambda: self.connections.append(time.monotonic()),
+            on_connected=self._on_connected,
             reconnect_delay=(0.05, 0.5),
         )
         # QoS 0, as the phone page subscribes (clients/web/js/net.js): what a dead node
@@ -128,6 +128,13 @@ class Phone:
         self.client.start().wait_connected(WAIT)
         presence = topics.seat_topic(self.table, self.seat, "presence")
         self.client.publish(presence, b'{"v":1,"online":true}', qos=1, retain=True)
+
+    def _on_connected(self) -> None:
+        """As the phone page does on every (re)connection: ask for a fresh view (a node
+        may hold no retained one, or an old one)."""
+        self.connections.append(time.monotonic())
+        sync = {"v": 1, "id": uuid.uuid4().hex[:12], "op": "sync"}
+        self.client.publish(self.intent_topic, json.dumps(sync))
 
     def host_op(self, op: str, seq: int | None = None) -> dict[str, Any] | None:
         """Send a host op until answered; None once a view past ``seq`` shows it done."""
