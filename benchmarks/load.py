@@ -243,9 +243,10 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
             process.stdin.flush()
         time.sleep(max(0.0, start - time.time()))
         if args.profile is not None:
-            for number, process in enumerate(watched["tables"]):
-                out = args.profile / f"tables-{count}-{number}.txt"
-                cleanup.enter_context(profiled(process.pid, out, args.duration))
+            for kind in ("tables", "loadgen"):
+                for number, process in enumerate(watched[kind]):
+                    out = args.profile / f"{kind}-{count}-{number}.txt"
+                    cleanup.enter_context(profiled(process.pid, out, args.duration))
         cpu_before = {name: cpu_seconds(processes) for name, processes in watched.items()}
         load_before = os.getloadavg()[0]
         time.sleep(max(0.0, end - time.time()))
@@ -336,7 +337,10 @@ def main() -> None:
     parser.add_argument("--generators", type=int, default=0, help="0: one per 1,000 tables")
     parser.add_argument("--tables-services", type=int, default=2, help="NATS mode only")
     parser.add_argument(
-        "--profile", type=Path, default=None, help="py-spy the tables service(s) into this folder"
+        "--profile",
+        type=Path,
+        default=None,
+        help="py-spy the tables service(s) and generators into this folder",
     )
     parser.add_argument(
         "--lobby",
