@@ -200,13 +200,20 @@ class Generator:
             )
             self.extra.append(connection)
         host_seat = next(seat for seat, _ in seats if seat.host)
-        self._host_op(host_seat, "start")
         # Ready means playing: a "go" before the deal would make the host start it again.
+        # Unanswered under load (the view lost, or the op), the host taps again, and asks
+        # for a fresh view: a second start is refused (already_started), never dealt twice.
         deadline = time.monotonic() + 60
         while host_seat.view is None or host_seat.view.get("state") is None:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"table {code} did not start")
-            await asyncio.sleep(0.05)
+            self._host_op(host_seat, "start")
+            for _ in range(100):
+                if host_seat.view is not None and host_seat.view.get("state") is not None:
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                self._sync(host_seat)
 
     async def _connect_seat(self, seat: Seat, username: str, password: str) -> None:
         host, port = self.next_host()
@@ -228,13 +235,18 @@ class Generator:
         if any(code >= 0x80 for code in codes):
             raise RuntimeError(f"{username}: a subscription was refused")
         # A fresh view, as the phone page asks on connecting (views may not be retained).
-        sync = orjson.dumps({"v": 1, "id": uuid.uuid4().hex[:16], "op": "sync"})
-        seat.connection.publish(topics.seat_topic(seat.table, seat.seat, "intent"), sync)
+        self._sync(seat)
         # Online, as a phone says it (retained): no stand-in bot takes the seat over.
         presence = orjson.dumps({"v": 1, "online": True, "tab": username})
         seat.connection.publish(
             topics.seat_topic(seat.table, seat.seat, "presence"), presence, retain=True
         )
+
+    def _sync(self, seat: Seat) -> None:
+        """Ask for this seat's view afresh (a seat intent ``sync``)."""
+        assert seat.connection is not None
+        sync = orjson.dumps({"v": 1, "id": uuid.uuid4().hex[:16], "op": "sync"})
+        seat.connection.publish(topics.seat_topic(seat.table, seat.seat, "intent"), sync)
 
     async def setup(self) -> None:
         gate = asyncio.Semaphore(LOBBY_IN_FLIGHT)
@@ -258,7 +270,7 @@ class Generator:
     # ------------------------------------------------------------------ play
     def _on_seat(self, seat: Seat, topic: str, payload: bytes) -> None:
         if topic.endswith("/reply"):
-            if b'"error"' in payload:
+            if self.playing and b'"error"' in payload:  # refusals while setting up: retried
                 code = str(orjson.loads(payload)["error"]["code"])
                 self.errors[code] = self.errors.get(code, 0) + 1
             return
