@@ -39,7 +39,7 @@ from benchmarks.broker_rtt import embedded, round_trips
 from benchmarks.echo_service import ECHO_IN, ECHO_OUT
 from protocol import topics
 from protocol.messages import act_intent
-from services.bots.strategy import choose_action
+from services.bots.players import hint_action
 from services.broker.credentials import ServiceCredentials
 from services.broker.mosquitto import MosquittoProcess, free_tcp_port
 from services.broker.settings import BrokerEndpoint
@@ -223,7 +223,7 @@ class Driver:
                 view = json.loads(payload) if payload is not None else None
                 if view is None or view["seq"] != public["seq"]:
                     return
-                action = choose_action(view["state"])
+                action = hint_action(view["state"]["game"], view["state"])
                 intent = act_intent(uuid.uuid4().hex[:12], public["seq"], view["player"], action)
                 self.sent[(table, public["seq"] + 1)] = time.perf_counter()
         if op:

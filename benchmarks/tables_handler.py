@@ -1,6 +1,6 @@
 """The tables service's own work per move, in process: no broker, a real SQLite file.
 
-200 Kings in the Corner tables of two seats; moves chosen by the bots' strategy, played
+200 Kings in the Corner tables of two seats; moves chosen by the bots' normal level, played
 round robin through ``TablesService.handle`` exactly as the MQTT runner calls it, with a
 ``publish`` that only keeps the messages. Prints the time to the first flush (the public
 view on its way) and to the end of the move (every seat view built).
@@ -23,7 +23,7 @@ from benchmarks.latency import percentile
 from protocol import topics
 from protocol.messages import act_intent
 from protocol.topics import Grants
-from services.bots.strategy import choose_action
+from services.bots.players import hint_action
 from services.tables.service import TablesService
 from services.tables.store import Store
 from services.tables.views import seat_view
@@ -86,7 +86,8 @@ def main() -> None:
             seat = table.state.current_seat
             assert seat is not None
             view = seat_view(table, seat)
-            intent = act_intent(f"m{move}", table.seq, view["player"], choose_action(view["state"]))
+            action = hint_action(view["state"]["game"], view["state"])
+            intent = act_intent(f"m{move}", table.seq, view["player"], action)
             payload = json.dumps(intent).encode()
             topic = topics.seat_topic(table.code, seat, "intent")
             flushed.clear()

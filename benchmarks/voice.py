@@ -37,7 +37,7 @@ from services.assistant.runner import AssistantRunner
 from services.assistant.speech import spoken
 from services.assistant.speech.grammar import action_sentences, sentences
 from services.assistant.speech.recognizer import Recognizer
-from services.bots.strategy import choose_action
+from services.bots.players import hint_action
 from services.broker.credentials import ServiceCredentials
 
 MOVE_TIMEOUT = 5.0
@@ -81,7 +81,7 @@ def through_the_stack(driver: Driver, moves: int) -> tuple[list[float], int, int
                 lambda s=seat, q=public["seq"]: _seat_seq(driver, table, s) == q, MOVE_TIMEOUT
             )
             view = json.loads(driver.seats[(table, seat)])
-        text = action_sentences(choose_action(view["state"]))[0]
+        text = action_sentences(hint_action(view["state"]["game"], view["state"]))[0]
         voice = spoken.VOICES[index % len(spoken.VOICES)]
         pcm = spoken.speak(text, voice, spoken.SPEEDS[index % len(spoken.SPEEDS)], pad=0.2)
         clip_id = "b" + uuid.uuid4().hex[:10]

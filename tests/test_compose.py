@@ -29,7 +29,7 @@ import yaml
 
 from protocol import topics
 from protocol.messages import act_intent
-from services.bots.strategy import choose_action
+from services.bots.players import hint_action
 from services.broker.mosquitto import CONTAINER_PLUGIN, free_tcp_port
 from services.mqtt import BrokerUrl, MqttClient
 
@@ -221,7 +221,7 @@ def test_a_player_and_a_bot_play_through_the_compose_stack(compose_stack: Stack)
                 public, own = ana.public, ana.own
             seen = public["seq"]
             if public["state"]["current_seat"] == ana.seat:
-                action = choose_action(own["state"])
+                action = hint_action(own["state"]["game"], own["state"])
                 intent = act_intent(uuid.uuid4().hex[:8], own["seq"], own["player"], action)
                 ana.client.publish(
                     topics.seat_topic(ana.table, ana.seat, "intent"), json.dumps(intent)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import KING, Card, parse_card
+from engine.kings_corner import Move, Play
 
 CORNERS = ("NE", "SE", "SW", "NW")
 
@@ -24,11 +25,6 @@ def hand_of(view: Mapping[str, Any]) -> list[Card]:
     return [parse_card(text) for text in view.get("hand", ())]
 
 
-def card_of(action: Mapping[str, Any]) -> Card | None:
-    card = action.get("card")
-    return parse_card(card) if isinstance(card, str) else None
-
-
 def is_king(card: Card | None) -> bool:
     return card is not None and card.rank == KING
 
@@ -41,3 +37,30 @@ def chain_below(card: Card, hand: Sequence[Card]) -> int:
         if follower is None:
             return length
         length, top = length + 1, follower
+
+
+Tops = dict[str, Card | None]
+
+
+def tops_of(piles: Mapping[str, Sequence[Card]]) -> tuple[Tops, Tops]:
+    """Each pile's top and bottom card (None: empty), from an engine state's piles."""
+    top = {name: pile[-1] if pile else None for name, pile in piles.items()}
+    bottom = {name: pile[0] if pile else None for name, pile in piles.items()}
+    return top, bottom
+
+
+def follow(top: Tops, bottom: Tops, action: object) -> None:
+    """Bring ``top`` and ``bottom`` up to date after a play or a move (in place).
+
+    A search follows the piles this way rather than reading them again: what comes next
+    depends on the tops (what may go on) and bottoms (what may move) alone.
+    """
+    if isinstance(action, Play):
+        if top[action.pile] is None:
+            bottom[action.pile] = action.card
+        top[action.pile] = action.card
+    elif isinstance(action, Move):
+        if top[action.target] is None:
+            bottom[action.target] = bottom[action.source]
+        top[action.target] = top[action.source]
+        top[action.source] = bottom[action.source] = None

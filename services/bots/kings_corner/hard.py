@@ -1,199 +1,216 @@
 """Kings in the Corner, ``hard``: searches the whole turn, then judges the board it leaves.
 
-The hidden cards are sampled into an engine state (``position``), and every sequence of
-plays and moves of this turn is tried on it (depth first, best-looking first, each
-position once: a transposition set is the guard against pile ping-pong, and a node
-budget bounds the time). A sequence is first judged quickly by the cards it sheds and
-by what the board it leaves offers the next players: empty side spots take any card,
-and a pile's top takes the two cards one rank lower of the other colour, which the next
-seat holds with a chance that grows with its hand. The best few are then played out on
-other sampled positions (determinisation), with the next seat's whole reply played by
-the ``normal`` rules: the sequence leaving it the least to shed wins.
+1. Every sequence of plays and moves of this turn is tried on an engine state (depth
+   first; each position once: a transposition set is the guard against pile ping-pong,
+   and a node budget bounds the time). Every position reached is a way to end the turn.
+2. The endings are first ranked quickly (``judge``): cards shed, and what the board
+   offers the next seat, whose hand is weighed by what its last turns showed
+   (``reading``: a seat that left a board rarely holds the cards that fit it).
+3. The best few are played out on sampled positions (``position``: the hidden cards
+   dealt consistently with the read), the next players' turns and then our own next
+   turn played by the ``normal`` ordering; the ending that leaves us best placed in the
+   race (our cards against the leader's, a win or a loss counting most) is played. The
+   play-outs are shared out by successive halving: every finalist on a few samples,
+   the best of them on all (the same samples for all: their luck cancels out).
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from engine.cards import KING, Card
-from engine.kings_corner import State
-from engine.registry import game_rules
+from engine.cards import Card, parse_card
+from engine.kings_corner import DRAW, END_TURN, Action, Move, Play, State
 from services.bots.base import legal, seeded_random
 from services.bots.kings_corner import normal
-from services.bots.kings_corner.board import fits_on
+from services.bots.kings_corner.board import Tops, follow, tops_of
+from services.bots.kings_corner.judge import Judge
 from services.bots.kings_corner.position import sample_state
+from services.bots.kings_corner.reading import Reading
 
-NODE_BUDGET = 2500
-ENDINGS = ("draw", "end_turn")
-WIN = 1000.0
-THREAT_WEIGHT = (0.7, 0.3, 0.15)  # the next seat matters most, then the one after...
-FINALISTS = 6  # the best sequences by the quick judgement, then played out
-SAMPLES = 3  # sampled positions each finalist is played out on
-REPLY_WEIGHT = 0.8  # a card the next seat sheds weighs nearly as much as one of ours
+NODE_BUDGET = 2000
+FINALISTS = 16  # endings played out, the best by the quick judgement
+FIRST_SAMPLES = 3  # sampled positions every finalist is played out on
+KEPT = 5  # finalists then played out on all of them
+SAMPLES = 10  # sampled positions in all
+WIN = 12.0  # a round won (or lost) in the look-ahead, in cards of the race
+# The most a turn's thinking may take by the wall clock (p99 target 0.2 s): unloaded it
+# takes far less; on a busy machine the work is cut short instead of the answer late.
+THINK_SECONDS = 0.12
+ROLLOUT_STEPS = 400  # a bound on the look-ahead's actions (a turn is rarely 20)
+
+Plan = tuple[Action, ...]
 
 
 class Player:
     def __init__(self, seed: int | str) -> None:
         self.random = seeded_random(seed, "kings-corner-hard")
-        self.plan: list[tuple[Any, dict[str, Any]]] = []
+        self.reading = Reading()
+        self.plan: list[tuple[Any, dict[str, Any]]] = []  # (the view it expects, action)
 
     def observe(self, view: Mapping[str, Any]) -> None:
-        pass
+        self.reading.observe(view)
 
     def choose(self, view: Mapping[str, Any]) -> dict[str, Any]:
         actions = legal(view)
         if len(actions) == 1 or view.get("phase") != "play":
             return actions[0]
-        key = _view_key(view)
+        key = view_key(view)
         if self.plan and self.plan[0][0] == key and self.plan[0][1] in actions:
             return self.plan.pop(0)[1]
         seat = int(view["seat"])
-        state = sample_state(view, self.random)
-        finalists = search_turn(state, seat)
-        samples = [sample_state(view, self.random) for _ in range(SAMPLES)]
-        self.plan = best_reply_aware(finalists, samples, seat)
-        if self.plan and self.plan[0][1] in actions:
+        started = time.perf_counter()
+        samples = self.samples(view)
+        spent = time.perf_counter() - started  # dealing the samples counts in the time
+        plan = best_plan(samples, seat, self.reading.weights(), THINK_SECONDS - spent)
+        self.plan = keyed_plan(samples[0], seat, plan)
+        if self.plan and self.plan[0][0] == key and self.plan[0][1] in actions:
             return self.plan.pop(0)[1]
-        return normal.choose(view, actions)
+        return normal.choose(view, actions)  # not reached: the plan starts from this view
+
+    def samples(self, view: Mapping[str, Any]) -> list[State]:
+        """Positions the seat could be in, the hidden cards dealt by the read."""
+        weights = self.reading.weights()
+        return [sample_state(view, self.random, weights) for _ in range(SAMPLES)]
 
 
-def _view_key(view: Mapping[str, Any]) -> Any:
+def view_key(view: Mapping[str, Any]) -> Any:
     piles = view.get("piles") or {}
     return (tuple(view.get("hand", ())), tuple(tuple(pile) for pile in piles.values()))
 
 
-def _state_key(state: State, seat: int) -> Any:
+def state_key(state: State, seat: int) -> Any:
     return (
         tuple(str(card) for card in state.hand(seat)),
         tuple(tuple(str(card) for card in pile) for pile in state.piles.values()),
     )
 
 
-Plan = list[tuple[Any, dict[str, Any]]]
+def keyed_plan(state: State, seat: int, plan: Plan) -> list[tuple[Any, dict[str, Any]]]:
+    """The plan's wire actions, each with the view it is meant for."""
+    keyed = []
+    for action in plan:
+        if state.current_seat != seat:
+            break
+        keyed.append((state_key(state, seat), action.to_wire()))
+        state, _ = state.apply(seat, action)
+    return keyed
 
 
-class _Search:
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.seen: set[Any] = set()
-        self.nodes = 0
-        self.leaves: list[tuple[float, Plan]] = []
+class Ending(NamedTuple):
+    """One way to end the turn: the plan (its last action ends the turn, or wins the
+    round), and the hand and the pile tops and bottoms it leaves."""
 
-    def run(self, state: State, path: list[tuple[Any, dict[str, Any]]]) -> None:
-        self.nodes += 1
-        key = _state_key(state, self.seat)
-        if key in self.seen:
-            return  # reached before by another order (or a pile went back and forth)
-        self.seen.add(key)
-        over = state.current_seat != self.seat
-        actions = [] if over else list(state.legal_actions(self.seat))
-        ending = next((a for a in actions if a.to_wire()["type"] in ENDINGS), None)
-        if over or ending is not None or not actions:
-            tail = [] if over or ending is None else [(key, ending.to_wire())]
-            self.leaves.append((_judge(state, self.seat), [*path, *tail]))
-        if over or self.nodes >= NODE_BUDGET:
-            return
-        steps = [a for a in actions if a is not ending]
-        steps.sort(key=lambda a: _order(a.to_wire()))
-        for action in steps:
-            if self.nodes >= NODE_BUDGET:
-                return
-            after, _ = state.apply(self.seat, action)
-            self.run(after, [*path, (key, action.to_wire())])
+    plan: Plan
+    hand: tuple[Card, ...]
+    top: Tops
+    bottom: Tops
 
 
-def search_turn(state: State, seat: int) -> list[tuple[float, Plan]]:
-    """The ``FINALISTS`` best whole-turn sequences by the quick judgement, best first."""
-    search = _Search(seat)
-    search.run(state, [])
-    search.leaves.sort(key=lambda leaf: -leaf[0])
-    return search.leaves[:FINALISTS]
+def turn_endings(
+    state: State, seat: int, budget: int = NODE_BUDGET, deadline: float | None = None
+) -> list[Ending]:
+    """Every distinct way to end this turn found within ``budget`` positions (and before
+    the ``deadline``, a ``time.perf_counter()`` value)."""
+    endings: list[Ending] = []
+    seen: set[Any] = set()
+    root_top, root_bottom = tops_of(state.piles)
+    stack: list[tuple[State, Plan, Tops, Tops]] = [(state, (), root_top, root_bottom)]
+    while stack and len(seen) < budget:
+        here, path, top, bottom = stack.pop()
+        hand = here.hand(seat)
+        # What follows depends on the tops and bottoms alone, not on the cards between.
+        key = (hand, tuple(top.values()), tuple(bottom.values()))
+        if key in seen:
+            continue  # reached before by another order (or a pile went back and forth)
+        seen.add(key)
+        if deadline is not None and not len(seen) % 128 and time.perf_counter() > deadline:
+            break
+        steps: list[Action] = []
+        for action in here.legal_actions(seat):
+            if isinstance(action, Play | Move):
+                steps.append(action)
+            elif action is END_TURN or action is DRAW:  # a draw ends the turn (draw=end)
+                endings.append(Ending((*path, action), hand, top, bottom))
+        for action in reversed(steps):  # the engine's order: plays first, moves last
+            after, _ = here.apply(seat, action)
+            next_top, next_bottom = dict(top), dict(bottom)
+            follow(next_top, next_bottom, action)
+            if after.current_seat != seat:  # the last card went: the round is won
+                return [Ending((*path, action), (), next_top, next_bottom)]
+            stack.append((after, (*path, action), next_top, next_bottom))
+    return endings
 
 
-def best_reply_aware(finalists: list[tuple[float, Plan]], samples: list[State], seat: int) -> Plan:
-    """Among the finalists, the sequence whose board the next seat does least with: each
-    is played on sampled positions, then the next seat's turn as a ``normal`` player."""
-    if len(finalists) <= 1:
-        return finalists[0][1] if finalists else []
-    best: tuple[float, Plan] | None = None
-    for _, plan in finalists:
-        total = 0.0
-        for sample in samples:
-            total += _play_out(sample, plan, seat)
-        score = total / len(samples)
-        if best is None or score > best[0]:
-            best = (score, plan)
-    assert best is not None
+def best_plan(
+    samples: Sequence[State],
+    seat: int,
+    weights: Mapping[int, Mapping[str, float]],
+    think_seconds: float | None = None,
+) -> Plan:
+    """The ending whose play-outs on ``samples`` leave ``seat`` best placed.
+
+    ``think_seconds`` (wall clock, default ``THINK_SECONDS``) cuts the work short on a
+    busy machine: the search keeps what it found, the play-outs what they scored.
+    """
+    deadline = time.perf_counter() + (THINK_SECONDS if think_seconds is None else think_seconds)
+    endings = turn_endings(samples[0], seat, deadline=deadline)
+    if len(endings) == 1:
+        return endings[0].plan
+    by_card = {
+        other: {parse_card(text): weight for text, weight in weighed.items()}
+        for other, weighed in weights.items()
+    }
+    judge = Judge(samples[0], seat, by_card)
+    endings.sort(key=lambda ending: -judge.score(ending.hand, ending.top))
+    # Successive halving: every finalist on a few samples, the best few on them all.
+    scored: list[tuple[float, Ending]] = []
+    for ending in endings[:FINALISTS]:
+        if scored and time.perf_counter() > deadline:
+            break
+        first = sum(play_out(sample, ending, seat) for sample in samples[:FIRST_SAMPLES])
+        scored.append((first, ending))
+    scored.sort(key=lambda pair: -pair[0])
+    best: tuple[float, Plan] = (-math.inf, scored[0][1].plan)
+    for first, ending in scored[:KEPT]:
+        if time.perf_counter() > deadline:
+            break  # those not played out on every sample are not compared with those that were
+        score = first + sum(play_out(sample, ending, seat) for sample in samples[FIRST_SAMPLES:])
+        if score > best[0]:
+            best = (score, ending.plan)
     return best[1]
 
 
-def _play_out(state: State, plan: Plan, seat: int) -> float:
-    """Our cards left (fewer: better) against the next seat's, after its reply."""
-    rules = game_rules("kings-corner")
-    for _, wire in plan:
-        if state.current_seat != seat:
+def play_out(state: State, ending: Ending, seat: int) -> float:
+    """Play the ending's plan, then a turn of each seat (ours last) by the ``normal``
+    ordering; how well placed ``seat`` is then (higher: better)."""
+    for action in ending.plan:
+        state, _ = state.apply(seat, action)
+    top, bottom = dict(ending.top), dict(ending.bottom)
+    turns = 0
+    for _ in range(ROLLOUT_STEPS):
+        mover = state.current_seat
+        if mover is None or turns >= state.seats:
             break
-        state, _ = state.apply(seat, rules.parse_action(wire))
-    mine = len(state.hand(seat))
-    if not mine:
+        playing = state.phase == "play"
+        actions = state.legal_actions(mover)
+        action = actions[0] if len(actions) == 1 else normal.pick(state.hand(mover), top, actions)
+        state, _ = state.apply(mover, action)
+        follow(top, bottom, action)
+        if action is END_TURN or (action is DRAW and playing) or state.current_seat != mover:
+            turns += 1
+    return standing(state.hand_counts, seat, state.current_seat is None)
+
+
+def standing(counts: Sequence[int], seat: int, over: bool) -> float:
+    """``seat``'s place in the race: the leader's cards less ours; a round over is a win
+    or a loss (blocked: the fewest cards win)."""
+    mine = counts[seat]
+    leader = min(count for other, count in enumerate(counts) if other != seat)
+    if mine == 0 or (over and mine <= leader):
         return WIN
-    replier = state.current_seat
-    if replier is None:
-        return -float(mine)
-    before = len(state.hand(replier))
-    for _ in range(60):  # the reply: the next seat's whole turn
-        if state.current_seat != replier:
-            break
-        view = state.view_for(replier)
-        reply = normal.choose(view, view["legal_actions"])
-        state, _ = state.apply(replier, rules.parse_action(reply))
-    shed = before - len(state.hand(replier))
-    return -mine - REPLY_WEIGHT * shed
-
-
-def _order(action: Mapping[str, Any]) -> int:
-    return {"play": 0, "move": 1}.get(str(action["type"]), 2)
-
-
-def _judge(state: State, seat: int) -> float:
-    """Higher is better for ``seat``: cards shed, less left for the next players."""
-    hand = state.hand(seat)
-    if not hand:
-        return WIN
-    counts = state.hand_counts
-    tops = [pile[-1] if pile else None for pile in state.piles.values()]
-    visible = set(hand) | {card for pile in state.piles.values() for card in pile}
-    unseen = 52 - len(visible)
-    threat = 0.0
-    seats = len(counts)
-    for step, weight in enumerate(THREAT_WEIGHT[: seats - 1], start=1):
-        other = (seat + step) % seats
-        share = min(1.0, counts[other] / max(1, unseen))
-        threat += weight * _offers(tops, visible, share, state)
-    own = sum(1 for card in hand for top in tops if top is not None and fits_on(card, top))
-    return -len(hand) - threat + 0.1 * own
-
-
-def _offers(tops: Sequence[Card | None], visible: set[Card], share: float, state: State) -> float:
-    """How many cards a seat holding ``share`` of the unseen cards could shed here."""
-    offered = 0.0
-    names = list(state.piles)
-    for name, top in zip(names, tops, strict=True):
-        if top is None:
-            # An empty side spot takes anything; an empty corner, a King (8 per deck... 4).
-            offered += 1.0 if len(name) == 1 else 1 - (1 - share) ** _kings_unseen(visible)
-            continue
-        fitting = sum(
-            1
-            for suit in ("C", "D", "H", "S")
-            if top.rank > 1
-            and (candidate := Card(top.rank - 1, suit)) not in visible
-            and fits_on(candidate, top)
-        )
-        offered += 1 - (1 - share) ** fitting
-    return offered
-
-
-def _kings_unseen(visible: set[Card]) -> int:
-    return sum(1 for suit in ("C", "D", "H", "S") if Card(KING, suit) not in visible)
+    if leader == 0 or over:
+        return -WIN
+    return float(leader - mine)

@@ -1,8 +1,8 @@
 """Kings in the Corner, ``omniscient``: for the arena's measurements only, never at a table.
 
 It is ``hard`` handed the true position (every hand and the stock's order) instead of
-sampled ones, so its search judges each sequence by the next seat's real reply. What it
-wins bounds what a fair player could win with this search.
+sampled ones, so its play-outs are the next players' real replies (when they play the
+``normal`` ordering). What it wins bounds what a fair player could win with this search.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.kings_corner import State
-from services.bots.base import legal
-from services.bots.kings_corner import hard, normal
+from services.bots.kings_corner import hard
 
 
 class Player(hard.Player):
@@ -23,13 +22,7 @@ class Player(hard.Player):
     def see_everything(self, state: State) -> None:
         self.truth = state
 
-    def choose(self, view: Mapping[str, Any]) -> dict[str, Any]:
-        actions = legal(view)
-        if len(actions) == 1 or view.get("phase") != "play" or self.truth is None:
-            return actions[0]
-        seat = int(view["seat"])
-        finalists = hard.search_turn(self.truth, seat)
-        plan = hard.best_reply_aware(finalists, [self.truth], seat)
-        if plan and plan[0][1] in actions:
-            return plan[0][1]
-        return normal.choose(view, actions)
+    def samples(self, view: Mapping[str, Any]) -> list[State]:
+        if self.truth is None:  # never told: it plays as ``hard``
+            return super().samples(view)
+        return [self.truth]

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from tables_clients import LobbyClient, Phone
 
+from services.bots.players import hint_action
 from services.bots.runner import BotsRunner
-from services.bots.strategy import choose_action
 from services.broker.settings import BrokerEndpoint
 from services.tables.runner import TablesRunner
 
@@ -54,7 +54,7 @@ def test_a_human_finishes_a_round_against_a_bot(
                 break
             if public["state"]["current_seat"] == ana.seat:
                 view = ana.view(newer_than=public["seq"] - 1)
-                reply = ana.act(choose_action(view["state"]) or {}, seq=view["seq"])
+                reply = ana.act(hint_action(game, view["state"]) or {}, seq=view["seq"])
                 assert reply["status"] == "ok", reply
             else:
                 bot_moves += 1  # the bot's turn: wait for the table to move on without us

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from tables_clients import LobbyClient, Phone
 
-from services.bots.strategy import choose_action
+from services.bots.players import hint_action
 from services.tables.runner import TablesRunner
 
 MAX_STEPS = 3000
@@ -30,7 +30,7 @@ def play_to_the_end(lobby: LobbyClient, table: str, players: list[Phone]) -> dic
         phone = by_seat[public["state"]["current_seat"]]
         view = phone.view(newer_than=public["seq"] - 1)
         assert view["seq"] == public["seq"]
-        action = choose_action(view["state"])
+        action = hint_action(view["state"]["game"], view["state"])
         assert action is not None, view
         reply = phone.act(action, seq=view["seq"])
         assert reply["status"] == "ok", (action, reply)
