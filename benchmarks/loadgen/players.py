@@ -9,9 +9,9 @@ Everything goes through the broker as the real clients do it:
   the broker checks each player's grants as it does a phone's; the TV of each table too,
   with its own account (``--tv``);
 * the host player starts the game (and the next round, and a rematch) with host intents;
-* each seat plays from its own seat view only, with the bots' rule-of-thumb strategy
-  (``services.bots.strategy.choose_action``: cheap, so the generator is not the
-  bottleneck), about one intent a second per table (``--rate``).
+* each seat plays from its own seat view only, as the ``easy`` computer player
+  (``services.bots.players``: cheap, so the generator is not the bottleneck), about one
+  intent a second per table (``--rate``).
 
 Latency is measured per seat, on that seat's connection: from publishing an intent to the
 arrival of that seat's view carrying the new ``seq``.
@@ -38,10 +38,11 @@ import orjson
 from benchmarks.loadgen.mqtt import MqttConnection
 from protocol import topics
 from protocol.messages import act_intent
-from services.bots.strategy import choose_action
+from services.bots.players import Player, make_player
 from services.broker.credentials import ServiceCredentials
 
 LOBBY_IN_FLIGHT = 16  # tables being set up at once by one generator
+PLAYER_LEVEL = "easy"  # the cheapest computer player: the generator must not be the bottleneck
 LOBBY_ATTEMPTS = 5
 # unknown_table: seen on NATS under load, a join answered by the copy that did not make
 # the table (told to c13store); asked again, and counted, so the run goes on.
@@ -70,6 +71,7 @@ class Seat:
     sent_wall: float = 0.0  # time.time() of the same, to place it in the window
     waiting: int = -1  # the seq that answers the intent in flight (-1: none)
     view: dict[str, Any] | None = None
+    player: Player | None = None  # the easy computer player choosing this seat's moves
 
 
 @dataclass
@@ -314,9 +316,11 @@ class Generator:
     def _act(self, seat: Seat, seq: int) -> None:
         if not self.playing or seat.seq != seq or seat.view is None or seat.connection is None:
             return  # the table moved on meanwhile (a host op): the next view decides
-        action = choose_action(seat.view["state"])
-        if action is None:
-            return
+        state = seat.view["state"]
+        if seat.player is None:
+            seat.player = make_player(self.game, PLAYER_LEVEL, f"{seat.table}:{seat.seat}")
+        seat.player.observe(state)
+        action = seat.player.choose(state)
         intent = act_intent(uuid.uuid4().hex[:16], seq, seat.player_id, action)
         seat.sent_at, seat.sent_wall = time.perf_counter(), time.time()
         if seat.waiting >= 0:
