@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from protocol import topics
-from protocol.messages import ProtocolError, act_intent
+from protocol.messages import ProtocolError, act_intent, encode
 from services.bots.players import DEFAULT_LEVEL, Player, make_player
 from services.delivery import Deliveries
 from services.mqtt import BrokerUrl, MqttClient
@@ -60,6 +60,7 @@ class BotsRunner:
 
     def start(self, timeout: float = 10.0) -> Self:
         self.client.subscribe(ALL_TABLE_VIEWS, self._on_table_view, qos=1)
+        self.client.add_connected_hook(self._sync_all)
         self.client.start()
         self.client.wait_connected(timeout)
         return self
@@ -100,12 +101,23 @@ class BotsRunner:
                 self.client.subscribe(
                     topics.seat_topic(code, key[1], "view"), self._on_seat_view, qos=1
                 )
+                self._sync(key)
             elif ours and followed is not None:
                 if (followed.level, followed.stand_in) != (level, stand_in):
                     self._followed[key] = _Seat(level, stand_in)  # a new player, at its level
             elif not ours and followed is not None:
                 del self._followed[key]
                 self.client.unsubscribe(topics.seat_topic(code, key[1], "view"))
+
+    def _sync(self, key: tuple[str, int]) -> None:
+        """Ask for the seat's view now: views are not retained on every broker (NATS)."""
+        intent = {"v": 1, "id": uuid.uuid4().hex[:16], "op": "sync"}
+        self.client.publish(topics.seat_topic(key[0], key[1], "intent"), encode("intent", intent))
+
+    def _sync_all(self) -> None:
+        """On each (re)connection: a fresh view of every seat we play."""
+        for key in list(self._followed):
+            self._sync(key)
 
     def _on_seat_view(self, topic: str, payload: bytes) -> None:
         try:

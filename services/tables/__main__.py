@@ -37,6 +37,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="where players' accounts are made (default: nats with a NATS store, else broker)",
     )
+    parser.add_argument(
+        "--retain-views",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="publish views retained (default: yes, except with a NATS store)",
+    )
     args = parser.parse_args(argv)
     configure_logging()
     url = service_url(args.broker, "tables", args.secret_file)
@@ -47,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         store=args.store,
         accounts=args.accounts,
         secret_file=args.secret_file,
+        retain_views=args.retain_views,
     )
     runner.start()
     return serve_until_signal(runner.stop)

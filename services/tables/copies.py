@@ -58,7 +58,7 @@ def open_accounts(
         return accounts, accounts.close
     if not isinstance(store, JetStreamStore):
         raise ValueError("NATS accounts need the NATS store (--store nats://...)")
-    from services.cluster.accounts import NatsAccounts  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    from services.cluster.accounts import NatsAccounts  # only on the NATS tier (nkeys...)
 
     nats_accounts = NatsAccounts(store.nats.urls, ServiceCredentials.load(secret_file))
     nats_accounts.start()
@@ -71,8 +71,14 @@ class SharedCopy:
     def __init__(
         self, store: JetStreamStore, service: TablesService, on_takeover: Callable[[], None]
     ) -> None:
-        self.keeper = LeaseKeeper(store, service, on_takeover)
+        self.service = service
+        self.keeper = LeaseKeeper(store, service, on_takeover, self._replay_presence)
         self.sharing = Sharing(store, service, self.keeper)
+
+    def _replay_presence(self, code: str) -> None:
+        """A table taken over hears the presence its seats said while another copy had it."""
+        for topic, payload in self.sharing.presence_of(code):
+            self.service.restore_presence(topic, payload)
 
     def before_restore(self) -> None:
         """A first heartbeat: our leases must be valid before the restored tables write."""

@@ -16,10 +16,10 @@ Every ``HEARTBEAT_SECONDS`` (a thread of its own):
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterable
 
 from services.tables.jetstream import JetStreamStore
@@ -34,7 +34,12 @@ RESCAN_SECONDS = 10.0  # a full look at the leases now and then, whatever happen
 
 def rendezvous(key: str, candidates: Iterable[str]) -> str:
     """The candidate chosen for ``key``: the same answer on every copy, spread evenly."""
-    return max(candidates, key=lambda name: (zlib.crc32(f"{key}/{name}".encode()), name))
+    return max(candidates, key=lambda name: (_weight(key, name), name))
+
+
+def _weight(key: str, name: str) -> bytes:
+    # A real hash: crc32 of such near-identical strings gave one copy of three half the keys.
+    return hashlib.blake2b(f"{key}/{name}".encode(), digest_size=8).digest()
 
 
 class LeaseKeeper:
@@ -45,6 +50,7 @@ class LeaseKeeper:
         store: JetStreamStore,
         service: TablesService,
         on_takeover: Callable[[], None] = lambda: None,
+        after_adopt: Callable[[str], None] = lambda code: None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
@@ -52,6 +58,7 @@ class LeaseKeeper:
         self.service = service
         self.owner = store.owner
         self.on_takeover = on_takeover  # e.g. say "online" again: senders resend at once
+        self.after_adopt = after_adopt  # e.g. the presence heard while another copy had it
         self.clock = clock
         self.live: list[str] = [self.owner]
         self._seen: dict[str, tuple[int, float]] = {}  # copy -> (revision, since when)
@@ -81,13 +88,26 @@ class LeaseKeeper:
 
     # ------------------------------------------------------------------ one round
     def heartbeat(self) -> bool:
-        lapsed = self._beating and not self.leases.valid()
-        beat = self.leases.heartbeat(len(self.service.tables))
-        if beat and lapsed:
+        if self._beating and not self.leases.valid():
+            # Our heartbeats were late (we were paused, or NATS was away): another copy
+            # may have taken tables. Settle that before our leases count as valid again
+            # (until then this copy ignores its tables' messages: their senders resend).
             log.warning("lease heartbeats were late: checking every table we hold")
-            self._recheck(list(self.leases.held))
+            self._settle_all()
+        beat = self.leases.heartbeat(len(self.service.tables))
         self._beating = self._beating or beat
         return beat
+
+    def _settle_all(self) -> None:
+        """Claim every held table again at a new epoch (all at once), or give it up."""
+        with self.service.lock:  # no table is being created meanwhile
+            seen = dict(self.leases.held)
+            epochs = self.store.take_over(seen)
+            for code in seen:
+                if code in epochs:
+                    self._adopt(code, epochs[code])
+                else:
+                    self._lost(code)
 
     def round(self) -> None:
         if not self.heartbeat():
@@ -106,15 +126,18 @@ class LeaseKeeper:
         self.live = sorted(live)
         dead = set(copies) - set(live)
         if dead != self._dead or self._orphans or now >= self._next_scan:
+            newly_dead = dead - self._dead
             self._dead = dead
             self._next_scan = now + RESCAN_SECONDS
             self._scan(now)
-        self._recheck([code for code in self.leases.held if code not in self.service.tables])
+            if newly_dead:
+                self.on_takeover()  # its will said "offline": we are here, tables or not
+        self._recheck(list(self.leases.held), only_missing=True)
 
     def _scan(self, now: float) -> None:
         """Look at every lease: take our share of the dead copies' tables."""
         orphans: dict[str, float] = {}
-        took = False
+        ours: dict[str, Lease] = {}
         for code, lease in self.leases.snapshot().items():
             held = self.leases.held.get(code)
             if held is not None and held.revision != lease.revision:
@@ -124,39 +147,47 @@ class LeaseKeeper:
                 continue  # a copy never heard from (its key long expired) is dead too
             since = self._orphans.get(code, now)
             if rendezvous(code, self.live) == self.owner or now - since >= ORPHAN_GRACE_SECONDS:
-                took |= self._take(code, lease)
+                ours[code] = lease
             else:
                 orphans[code] = since
         self._orphans = orphans
-        if took:
-            self.on_takeover()
+        if ours:
+            self._take(ours)
 
-    def _take(self, code: str, seen: Lease) -> bool:
-        with self.service.lock:
-            try:
-                epoch = self.store.claim(code, seen)
-            except Exception:
-                log.exception("could not claim table %s", code)
-                return False
-            if epoch is None:
-                return False  # another copy was faster, or the table is closed
-            log.info("took table %s from %s at epoch %d", code, seen.owner, epoch)
-            self._adopt(code, epoch)
-            return True
+    def _take(self, seen: dict[str, Lease]) -> None:
+        """Claim and read the tables at once, then adopt them one by one (under the lock)."""
+        try:
+            epochs = self.store.take_over(seen)
+        except Exception:
+            log.exception("could not take over %d tables", len(seen))
+            return
+        for code, epoch in epochs.items():
+            with self.service.lock:
+                self._adopt(code, epoch)
+        if epochs:
+            log.info("took %d tables from %s", len(epochs), sorted({seen[c].owner for c in epochs}))
 
     def _adopt(self, code: str, epoch: int) -> None:
         try:
-            self.service.adopt(code, epoch)
+            self.service.adopt(code, epoch, show=False)
         except Exception:  # NATS away: the next round tries again (we hold the lease)
             log.exception("could not rebuild table %s", code)
             self.service.drop(code)
+            return
+        self.after_adopt(code)  # before its first views: they show who is online
+        self.service.publish_views(self.service.tables[code])
 
-    def _recheck(self, codes: list[str]) -> None:
-        """Claim again (new epoch, rebuilt) each held table, or give it up if it is gone."""
+    def _recheck(self, codes: list[str], only_missing: bool = False) -> None:
+        """Claim again (new epoch, rebuilt) each held table, or give it up if it is gone.
+
+        ``only_missing``: only those we hold but do not serve (not one being created).
+        """
         for code in codes:
+            if only_missing and code in self.service.tables:
+                continue
             with self.service.lock:
                 held = self.leases.held.get(code)
-                if held is None:
+                if held is None or (only_missing and code in self.service.tables):
                     continue
                 epoch = self.store.claim(code, held)
                 if epoch is None:

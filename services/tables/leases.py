@@ -29,8 +29,13 @@ from services.tables.natsloop import NatsLoop
 LEASES_BUCKET = "gn_leases"
 COPIES_BUCKET = "gn_copies"
 HEARTBEAT_SECONDS = 0.5
-LEASE_SECONDS = 2.5  # a copy silent this long is dead: takeover within ~3 s, under 5 s
-MARGIN_SECONDS = 0.75  # a copy stops writing this long before others may take over
+# A copy silent this long is dead: noticed 3-3.5 s after its death (under 5 s with the
+# takeover), and a copy slowed by a loaded machine is not taken for dead too soon.
+LEASE_SECONDS = 3.0
+# A copy stops writing this long before others may take over. Not what makes it safe (the
+# new owner seals the log first, so a stale append fails whatever the clocks say): it
+# only spares a copy whose heartbeats are late appends that would be refused anyway.
+MARGIN_SECONDS = 0.25
 NO_OWNER = ""  # a closed table's lease
 
 
@@ -95,9 +100,12 @@ class Leases:
 
     def claim(self, code: str, seen: Lease) -> Lease | None:
         """Take ``code`` from the lease ``seen`` (compare-and-set); None if it changed meanwhile."""
+        return self.nats.run(self.claim_async(code, seen))
+
+    async def claim_async(self, code: str, seen: Lease) -> Lease | None:
         lease = Lease(self.owner, seen.epoch + 1, 0)
         try:
-            revision = self.nats.run(self.kv.update(code, lease.encode(), last=seen.revision))
+            revision = await self.kv.update(code, lease.encode(), last=seen.revision)
         except KeyWrongLastSequenceError:
             return None
         self.held[code] = Lease(self.owner, lease.epoch, revision)

@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 import nats
+import nats.js.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
@@ -23,6 +24,17 @@ from services.tables.store import StoreUnavailableError
 
 T = TypeVar("T")
 log = logging.getLogger("gamenight.tables")
+# NATS (or the stream's leader) away for a while: a node died, an election is under way.
+_AWAY: tuple[type[Exception], ...] = (
+    nats.errors.NoRespondersError,
+    nats.errors.ConnectionClosedError,
+    nats.errors.ConnectionReconnectingError,
+    nats.errors.StaleConnectionError,
+    nats.errors.OutboundBufferLimitError,
+    nats.errors.NoServersError,
+    nats.js.errors.NoStreamResponseError,
+    nats.js.errors.ServiceUnavailableError,
+)
 
 
 class NatsUnavailableError(StoreUnavailableError):
@@ -87,8 +99,8 @@ class NatsLoop:
         except (concurrent.futures.TimeoutError, TimeoutError, nats.errors.TimeoutError):
             future.cancel()
             raise NatsUnavailableError("NATS did not answer in time") from None
-        except (nats.errors.NoRespondersError, nats.errors.ConnectionClosedError) as error:
-            raise NatsUnavailableError(str(error)) from None
+        except _AWAY as error:
+            raise NatsUnavailableError(f"{type(error).__name__}: {error}") from None
 
     def stop(self) -> None:
         if self._nc is not None:

@@ -76,6 +76,7 @@ class TablesRunner:
         store: str | None = None,
         accounts: AccountsKind | None = None,
         secret_file: Path | None = None,
+        retain_views: bool | None = None,
     ) -> None:
         self.clock = clock  # the service's clock (away players' waits); tests pass their own
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
@@ -85,6 +86,9 @@ class TablesRunner:
         self.store_spec = store  # None: the SQLite file ``data``
         self.accounts_kind = accounts  # None: where the store is (see ``default_accounts``)
         self.secret_file = secret_file
+        # None: retained, except on NATS (there a retained message is a replicated
+        # JetStream write each; clients ask for a fresh view on every connection anyway).
+        self.retain_views = retain_views
         self.store: TableStore | None = None
         self.accounts: Accounts | None = None
         self._close_accounts: Callable[[], None] = lambda: None
@@ -102,6 +106,8 @@ class TablesRunner:
     def start(self, timeout: float = 10.0) -> Self:
         raise_open_file_limit()
         self.store = open_store(self.store_spec or self.data, self.owner, self.url)
+        if self.retain_views is None:
+            self.retain_views = not isinstance(self.store, JetStreamStore)
         kind = self.accounts_kind or default_accounts(self.store)
         self.accounts, self._close_accounts = open_accounts(
             kind, self.url, self.store, timeout, self.secret_file
@@ -153,6 +159,8 @@ class TablesRunner:
     def _tick_loop(self) -> None:
         while not self._ticking.wait(TICK_SECONDS):
             assert self.service is not None
+            if self.shared is not None and not self.shared.keeper.leases.valid():
+                continue  # as in ``_republish``: no views of tables that may be gone
             with self._serving:
                 try:
                     self.service.tick()
@@ -160,11 +168,18 @@ class TablesRunner:
                     log.exception("tick failed")
 
     def _publish(self, topic: str, payload: bytes, retain: bool) -> None:
+        """Views (``retain``) at QoS 0, retained unless ``retain_views`` is off; the rest QoS 1."""
         assert self.client is not None
+        if retain and not self.retain_views:
+            if payload:  # an empty payload only clears a retained view: nothing to clear
+                self.client.publish(topic, payload, qos=0, retain=False)
+            return
         self.client.publish(topic, payload, qos=0 if retain else 1, retain=retain)
 
     def _republish(self) -> None:
         assert self.service is not None
+        if self.shared is not None and not self.shared.keeper.leases.valid():
+            return  # late heartbeats: the keeper first checks which tables are still ours
         with self._serving:
             self.service.publish_all()  # in paho's network thread, like every handler
 
@@ -179,7 +194,10 @@ class TablesRunner:
         assert self.service is not None
         if self.shared is not None:
             parsed = topics.parse_topic(topic)
-            if parsed is None or not self.shared.sharing.table_message(parsed.table or ""):
+            sharing = self.shared.sharing
+            if parsed is None or not sharing.table_message(parsed.table or ""):
+                if parsed is not None and parsed.name == "presence":
+                    sharing.remember_presence(topic, payload)
                 return  # another copy's table: its owner answers
         with self._serving:
             self.service.handle(topic, payload)  # paho's network thread (the tick: its own)

@@ -31,9 +31,9 @@ from services.bots.names import bot_name
 from services.tables import credentials
 from services.tables.budgets import SeatBudgets
 from services.tables.handoff import SeatLinks
+from services.tables.idle import idle_limit
 from services.tables.store import (
     APPEND_ERRORS,
-    STORAGE_ERRORS,
     LeaseLostError,
     StoreUnavailableError,
 )
@@ -65,10 +65,6 @@ HOST_OP_PARAMS: dict[str, tuple[str, ...]] = {
 REMEMBERED_INTENTS = 512
 KICK_NOTICE_SECONDS = 0.3  # how long a removed phone's login outlives its notice
 UNKNOWN_ID = "-"
-# Tables nobody uses are closed (their log is kept; they are not restored at start).
-IDLE_FINISHED_OR_EMPTY = 24 * 3600.0  # seconds: a finished game, or no human seated
-IDLE_UNJOINED_LOBBY = 3600.0  # a lobby nobody joined
-IDLE_ABANDONED = 7 * 24 * 3600.0  # any other table: a game left for a week
 TABS_REMEMBERED = 8  # per seat: which tab (browser page) showed itself last
 
 
@@ -162,12 +158,13 @@ class TablesService:
             log.info("closed %d idle tables", len(closed))
         return [table.code for table in closed]
 
-    def adopt(self, code: str, epoch: int) -> None:
-        """Take over ``code`` at ``epoch`` (another copy had it): rebuild it, show it."""
+    def adopt(self, code: str, epoch: int, show: bool = True) -> None:
+        """Take over ``code`` at ``epoch`` (another copy had it): rebuild it (and show it)."""
         with self.lock:
             table = self._rebuild(code, epoch)
             self.last_change[code] = self.store.last_activity(code) or time.time()
-            self.publish_views(table)
+            if show:
+                self.publish_views(table)
 
     def drop(self, code: str) -> None:
         """Forget ``code``: another copy owns it now."""
@@ -279,7 +276,14 @@ class TablesService:
             _trim(answered)
             self._reply(reply_topic, reply)
 
-    def _presence(self, code: str, seat: int, payload: bytes) -> None:
+    def restore_presence(self, topic: str, payload: bytes) -> None:
+        """Presence said while another copy had the table: shown with its next views."""
+        parsed = topics.parse_topic(topic)
+        if parsed is not None and parsed.table is not None and parsed.seat is not None:
+            with self.lock:
+                self._presence(parsed.table, parsed.seat, payload, show=False)
+
+    def _presence(self, code: str, seat: int, payload: bytes, show: bool = True) -> None:
         table = self.tables.get(code)
         info = table.seats.get(seat) if table else None
         if table is None or info is None:
@@ -300,8 +304,9 @@ class TablesService:
             info.online = online
             if online and info.stand_in is not None:
                 info.stand_in = None  # the phone takes its seat back at once
-                self.publish_views(table)
-            else:
+                if show:
+                    self.publish_views(table)
+            elif show:
                 self._publish_public(table)
 
     # ------------------------------------------------------------------ away players
@@ -646,21 +651,23 @@ class TablesService:
                 player=_player_row(table, entry),
                 result=_result_row(table, entry),
             )
-        except LeaseLostError:
-            # Another copy owns the table now: forget our copy, it is out of date.
+        except LeaseLostError as error:
+            # Another copy owns the table now: forget our copy, it is out of date. On NATS
+            # (moved on) the sender's resend reaches the new owner: no answer from us.
             if table.code in self.tables:
                 self._forget(table.code)
-            if reply_topic is not None:
+            if reply_topic is not None and not isinstance(error, StoreUnavailableError):
                 self._reply(reply_topic, _error(intent_id, "table_moved", {}))
             return False
-        except STORAGE_ERRORS as error:
-            # Not stored (a full disk), or not known to be (NATS did not answer): go back
-            # to what the log holds. If it cannot be read either, forget the table (its
-            # lease keeper takes it up again).
+        except Exception as error:
+            # Not stored (a full disk), or not known to be (NATS did not answer), or any
+            # failure we did not foresee: go back to what the log holds, never keep an
+            # entry applied that the log may not have. If the log cannot be read either,
+            # forget the table (its lease keeper takes it up again).
             log.exception("could not store an entry of %s", table.code)
             try:
                 self._rebuild(table.code, table.epoch)
-            except APPEND_ERRORS:
+            except Exception:
                 self._forget(table.code)
             if isinstance(error, StoreUnavailableError) and reply_topic is not None:
                 return False  # no answer: the sender resends, and is answered from the log
@@ -746,16 +753,6 @@ def _id_of(payload: bytes, refusal: ProtocolError) -> str:
     if isinstance(candidate, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", candidate):
         return candidate
     return UNKNOWN_ID
-
-
-def idle_limit(table: Table) -> float:
-    """How long ``table`` may go without a change before it is closed, in seconds."""
-    humans = [info for info in table.seats.values() if not info.bot]
-    if table.status == "lobby" and not humans:
-        return IDLE_UNJOINED_LOBBY
-    if table.status == "finished" or not humans:
-        return IDLE_FINISHED_OR_EMPTY
-    return IDLE_ABANDONED
 
 
 def _dry_run(table: Table, entry: Mapping[str, Any]) -> None:

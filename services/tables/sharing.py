@@ -16,11 +16,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from typing import Literal
 
 from nats.js.errors import KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
+from protocol import topics
 from services.tables.jetstream import JetStreamStore
 from services.tables.keeper import LeaseKeeper, rendezvous
 from services.tables.service import TablesService
@@ -28,6 +30,7 @@ from services.tables.service import TablesService
 REQUESTS_BUCKET = "gn_requests"
 REQUEST_MEMORY_SECONDS = 600.0  # a request id is never handled twice within this
 LOBBY_FALLBACK_SECONDS = 1.0
+PRESENCE_REMEMBERED = 100_000  # other copies' seats whose last presence we keep
 _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 Choice = Literal["now", "later", "skip"]
 
@@ -41,6 +44,10 @@ class Sharing:
         self.keeper = keeper
         self.owner = store.owner
         self._requests: KeyValue | None = None
+        # Presence of other copies' seats: players retain it, so the broker gave it to us
+        # once, when we subscribed. A table we take over gets it from here.
+        self._presence: dict[str, bytes] = {}
+        self._presence_lock = threading.Lock()  # the MQTT thread adds, the keeper takes
 
     def start(self) -> Sharing:
         self._requests = self.store.nats.run(
@@ -56,11 +63,29 @@ class Sharing:
     def table_message(self, code: str) -> bool:
         """Whether this copy handles a seat or host message of table ``code``."""
         if code in self.service.tables:
-            return True
+            # Ours, unless our heartbeats are late (we were paused?): then another copy
+            # may have it already. Its sender resends; the keeper settles it first.
+            return self.store.leases.valid()
         if self.store.table_exists(code):
             return False  # another copy's table (or one being taken over, or closed)
         # Nobody has it: one copy (the same for every copy) answers "unknown table".
         return rendezvous(code, self.keeper.live) == self.owner
+
+    def remember_presence(self, topic: str, payload: bytes) -> None:
+        with self._presence_lock:
+            self._presence.pop(topic, None)
+            self._presence[topic] = payload  # newest last
+            if len(self._presence) > PRESENCE_REMEMBERED:
+                del self._presence[next(iter(self._presence))]
+
+    def presence_of(self, code: str) -> list[tuple[str, bytes]]:
+        """The last presence heard from each seat of ``code`` (forgotten: we own it now)."""
+        prefix = topics.seat_topic(code, 0, "presence").rsplit("/seat/", 1)[0] + "/seat/"
+        with self._presence_lock:
+            found = [(t, p) for t, p in self._presence.items() if t.startswith(prefix)]
+            for topic, _ in found:
+                del self._presence[topic]
+        return found
 
     def lobby_choice(self, op: str, payload: bytes) -> Choice:
         """``now``: ours; ``later``: ours only if nobody took it meanwhile; ``skip``."""

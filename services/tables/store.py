@@ -43,6 +43,10 @@ class StoreUnavailableError(Exception):
     """
 
 
+class TableMovedOnError(LeaseLostError, StoreUnavailableError):
+    """Another copy took the table (its log is sealed): that copy answers the resent intent."""
+
+
 # What an append may raise besides ``LeaseLostError``: not stored, or not known to be.
 STORAGE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, StoreUnavailableError)
 APPEND_ERRORS: tuple[type[Exception], ...] = (LeaseLostError, *STORAGE_ERRORS)

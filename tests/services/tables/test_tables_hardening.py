@@ -14,7 +14,8 @@ from protocol.topics import player_grants, seat_topic
 from services.broker.accounts import BrokerAccounts
 from services.broker.settings import BrokerEndpoint
 from services.mqtt import MqttClient
-from services.tables.service import IDLE_UNJOINED_LOBBY, TablesService
+from services.tables.idle import IDLE_UNJOINED_LOBBY
+from services.tables.service import TablesService
 from services.tables.store import Store
 
 

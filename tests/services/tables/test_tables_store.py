@@ -31,8 +31,13 @@ def test_a_table_taken_by_another_copy_refuses_the_old_owners_appends(tmp_path: 
     assert first.log_length("ABCD") == 3
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [sqlite3.OperationalError("database or disk is full"), RuntimeError("not foreseen")],
+    ids=["disk-full", "unforeseen"],
+)
 def test_a_failed_append_leaves_the_table_as_the_log_has_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: Exception
 ) -> None:
     class Accounts:
         def provision(self, *args: object, **kwargs: object) -> None:
@@ -48,10 +53,10 @@ def test_a_failed_append_leaves_the_table_as_the_log_has_it(
     code = next(iter(service.tables))
     before = service.tables[code].seq
 
-    def full_disk(*args: object, **kwargs: object) -> None:
-        raise sqlite3.OperationalError("database or disk is full")
+    def failing(*args: object, **kwargs: object) -> None:
+        raise failure
 
-    monkeypatch.setattr(store, "append", full_disk)
+    monkeypatch.setattr(store, "append", failing)
     join = {"v": 1, "id": "j1", "table": code, "name": "Ana"}
     service.handle("gamenight/v1/lobby/request/join", json.dumps(join).encode())
     reply = json.loads([p for t, p in sent if t.endswith("/response/join")][-1])
