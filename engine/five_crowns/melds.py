@@ -72,6 +72,7 @@ _VALUE = tuple(slot % len(RANKS) + LOWEST_RANK for slot in range(_SLOTS))
 _MEMO_LIMIT = 1 << 17
 _SUIT_SHIFTS = tuple(_BITS * len(RANKS) * suit for suit in range(len(SUITS)))
 _SUIT_MASK = (1 << (_BITS * len(RANKS))) - 1
+_SLOT_CARD = tuple(Card(_VALUE[slot], SUITS[slot // len(RANKS)]) for slot in range(_SLOTS))
 
 # (kind or "" for a leftover card, naturals' mask, need, value melded, value taken out
 #  of the hand, remaining multiset, remaining count)
@@ -345,14 +346,29 @@ def _penalty(naturals: list[Card], wilds: list[Card], melded: int, wild_rank: in
     return penalty
 
 
+# Whole-hand answers, keyed by the sorted hand: the bots and the views ask about the same
+# hands again and again (a draw choice prices ~50 hands, most of them seen last turn).
+_penalties: dict[tuple[tuple[Card, ...], int], int] = {}
+
+
 def min_penalty(hand: Iterable[Card], wild_rank: int) -> int:
     """The lowest penalty ``hand`` can be arranged to (0: it can all be laid down)."""
-    naturals, wilds = _split(hand, wild_rank)
+    cards = tuple(sorted(hand))
+    key = (cards, wild_rank)
+    found = _penalties.get(key)
+    if found is not None:
+        return found
+    naturals, wilds = _split(cards, wild_rank)
     if len(wilds) >= 2 * len(naturals) and (naturals or len(wilds) >= MIN_MELD):
-        return 0  # every natural can sit between two wilds
-    vectors = _vectors(_components(naturals, len(wilds)), len(wilds))
-    melded, _ = _share_wilds(vectors, len(wilds))
-    return _penalty(naturals, wilds, melded, wild_rank)
+        penalty = 0  # every natural can sit between two wilds
+    else:
+        vectors = _vectors(_components(naturals, len(wilds)), len(wilds))
+        melded, _ = _share_wilds(vectors, len(wilds))
+        penalty = _penalty(naturals, wilds, melded, wild_rank)
+    if len(_penalties) >= _MEMO_LIMIT:
+        _penalties.clear()  # bounded, like the search's memo
+    _penalties[key] = penalty
+    return penalty
 
 
 # ---------------------------------------------------------------- the public entry points
@@ -391,9 +407,11 @@ def without_one(hand: Sequence[Card], card: Card) -> list[Card]:
 def _slot_cards(mask: int) -> list[Card]:
     """The natural cards a multiset integer stands for."""
     cards = []
-    for slot in range(_SLOTS):
+    while mask:  # only the occupied slots, lowest first (the same order as a full scan)
+        slot = ((mask & -mask).bit_length() - 1) // _BITS
         copies = (mask >> (_BITS * slot)) & _FIELD
-        cards += [Card(_VALUE[slot], SUITS[slot // len(RANKS)])] * copies
+        cards += [_SLOT_CARD[slot]] * copies
+        mask -= copies << (_BITS * slot)
     return cards
 
 
@@ -443,3 +461,4 @@ def can_go_out_discarding(hand: Sequence[Card], wild_rank: int) -> list[Card]:
 def clear_cache() -> None:
     """Forget every memoised result (benchmarks use it to time cold solves)."""
     _memo.clear()
+    _penalties.clear()
