@@ -56,6 +56,7 @@ __all__ = [
     "clear_cache",
     "meld_kind",
     "min_penalty",
+    "penalties_after_discards",
     "without_one",
 ]
 
@@ -369,6 +370,72 @@ def min_penalty(hand: Iterable[Card], wild_rank: int) -> int:
         _penalties.clear()  # bounded, like the search's memo
     _penalties[key] = penalty
     return penalty
+
+
+def penalties_after_discards(hand: Sequence[Card], wild_rank: int) -> dict[Card, int]:
+    """``min_penalty`` of ``hand`` less one copy of each distinct card, solved together.
+
+    Removing a natural leaves the wild count (so the components' reach) unchanged: only
+    that card's component is solved again, and the wild knapsack of all the other
+    components is built once per component (prefix and suffix tables). A wild's removal
+    changes the reach and goes through ``min_penalty``.
+    """
+    naturals, wilds = _split(hand, wild_rank)
+    count = len(wilds)
+    groups = _components(naturals, count)
+    vectors = [_padded(vector, count) for vector in _vectors(groups, count)]
+    prefixes = [(0,) * (count + 1)]
+    for vector in vectors:
+        prefixes.append(_max_plus(prefixes[-1], vector))
+    suffix = (0,) * (count + 1)
+    others: list[tuple[int, ...]] = [suffix] * len(groups)  # every component but this one
+    for index in range(len(groups) - 1, -1, -1):
+        others[index] = _max_plus(prefixes[index], suffix)
+        suffix = _max_plus(suffix, vectors[index])
+    group_of = {}
+    for index, (mask, _, _) in enumerate(groups):
+        while mask:
+            shift = ((mask & -mask).bit_length() - 1) // _BITS * _BITS
+            group_of[shift] = index
+            mask &= ~(_FIELD << shift)
+    natural_total = sum(card.rank for card in naturals)
+    wild_penalty = sum(card_penalty(wild, wild_rank) for wild in wilds)
+    left = len(naturals) - 1
+    result: dict[Card, int] = {}
+    for card in dict.fromkeys(hand):
+        if is_wild(card, wild_rank):
+            result[card] = min_penalty(without_one(hand, card), wild_rank)
+            continue
+        if count >= 2 * left and (left or count >= MIN_MELD):
+            result[card] = 0  # as min_penalty: every natural can sit between two wilds
+            continue
+        shift = _BITS * (_SUIT_INDEX[card.suit] * len(RANKS) + card.rank - LOWEST_RANK)
+        index = group_of[shift]
+        mask, size, total = groups[index]
+        rest = others[index]
+        if size > 1:
+            sub = _padded(_best(mask - (1 << shift), size - 1, total - card.rank, count), count)
+            melded = max(rest[count - spent] + sub[spent] for spent in range(count + 1))
+        else:
+            melded = rest[count]
+        penalty = natural_total - card.rank - melded
+        result[card] = penalty + wild_penalty if not melded and count < MIN_MELD else penalty
+    return result
+
+
+def _padded(vector: tuple[int, ...], wilds: int) -> tuple[int, ...]:
+    """A component's vector for every budget 0..wilds (beyond its cap it melds no more)."""
+    return vector + (vector[-1],) * (wilds + 1 - len(vector))
+
+
+def _max_plus(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, ...]:
+    """Two knapsacks over the wilds combined: the most value for each budget."""
+    if len(first) == 1:  # no wilds (the common case): one sum
+        return (first[0] + second[0],)
+    return tuple(
+        max(first[budget - spent] + second[spent] for spent in range(budget + 1))
+        for budget in range(len(first))
+    )
 
 
 # ---------------------------------------------------------------- the public entry points

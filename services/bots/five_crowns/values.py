@@ -8,8 +8,8 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from engine.cards import JOKER, KING, Card
 from engine.five_crowns.deck import LOWEST_RANK, card_penalty, is_wild
-from engine.five_crowns.melds import min_penalty, without_one
-
+from engine.five_crowns.melds import min_penalty, penalties_after_discards, without_one
+from engine.five_crowns.swaps import SwapSolver
 
 def after_discard(
     hand: Sequence[Card],
@@ -45,9 +45,8 @@ def discard_ranking(
     hand: Sequence[Card], wild_rank: int, choices: Iterable[Card]
 ) -> list[tuple[int, Card]]:
     """(penalty left, card) for every allowed discard, best first."""
-    ranked = [
-        (min_penalty(without_one(hand, card), wild_rank), card) for card in dict.fromkeys(choices)
-    ]
+    penalties = penalties_after_discards(hand, wild_rank)
+    ranked = [(penalties[card], card) for card in dict.fromkeys(choices)]
     ranked.sort(key=lambda item: (item[0], is_wild(item[1], wild_rank), -item[1].rank))
     return ranked
 
@@ -113,23 +112,56 @@ def draw_values(
 def stock_at_least_as_good(
     hand: Sequence[Card], wild_rank: int, unseen: Counter[Card], taking: int
 ) -> bool:
-    """Is the expected penalty after a stock draw at most ``taking``? Stops as soon as
-    the part priced so far decides it (each value lies between 0 and the hand's now)."""
+    """Is the expected penalty after a stock draw at most ``taking``?
+
+    Each kind's value lies between 0 and its ceiling ``min(keep, swap + value(card))``
+    (throw the drawn card back, or keep it over and throw the best other card): the
+    kinds that cannot meld are exactly their ceiling, and the others are solved, the
+    most uncertain first, only until the bounds decide the answer.
+    """
     total = sum(unseen.values())
     if not total:
         return True
-    keep, values = draw_values(hand, wild_rank, unseen)
+    keep = min_penalty(hand, wild_rank)
     if keep <= taking:
         return True
-    priced, left = 0, total
-    for copies, value in values:
-        priced += copies * value
-        left -= copies
-        if priced > taking * total:
-            return False
-        if priced + left * keep <= taking * total:
+    target = taking * total
+    solver = SwapSolver(hand, wild_rank)
+    swap = solver.after_discard() if hand else keep
+    priced, open_ceiling = 0, 0
+    pending: list[tuple[int, int, Card]] = []
+    for card, copies in _kinds(unseen, wild_rank).items():
+        ceiling = min(keep, swap + card_penalty(card, wild_rank))
+        if can_meld(card, hand, wild_rank):
+            pending.append((copies * ceiling, copies, card))
+            open_ceiling += copies * ceiling
+        else:
+            priced += copies * ceiling
+    if priced > target:
+        return False
+    pending.sort(key=lambda item: -item[0])
+    for most, copies, card in pending:
+        if priced + open_ceiling <= target:
             return True
-    return priced <= taking * total
+        open_ceiling -= most
+        priced += copies * _drawn_value(solver, card, keep, swap)
+        if priced > target:
+            return False
+    return True
+
+
+def _kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
+    kinds: Counter[Card] = Counter()
+    for card, copies in unseen.items():
+        kinds[canonical(card, wild_rank)] += copies
+    return kinds
+
+
+def _drawn_value(solver: SwapSolver, card: Card, keep: int, swap: int) -> int:
+    """The penalty after drawing ``card`` (one that may meld) and throwing the best card."""
+    if solver.whole_after(card) >= keep + card_penalty(card, solver.wild_rank):
+        return min(keep, swap + card_penalty(card, solver.wild_rank))  # it melds with nothing
+    return solver.after_swap(card, bound=keep)
 
 
 def expected_after_draw(hand: Sequence[Card], wild_rank: int, unseen: Counter[Card]) -> float:
