@@ -57,12 +57,18 @@ class SwapSolver:
             for slot in range(mask.bit_length() // _BITS + 1):
                 if mask >> (_BITS * slot) & ((1 << _BITS) - 1):
                     self.group_of[slot] = index
+        self.by_rank: dict[int, list[int]] = {}
+        for slot in self.group_of:
+            self.by_rank.setdefault(slot % len(RANKS), []).append(slot)
         self.keep = self._penalty(self.natural_total, self.vectors)
         self._without: dict[int, tuple[int, ...] | None] = {}  # a group less one natural
         self._merged: dict[Card, _Merged] = {}
 
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
-        melded, _ = _share_wilds(vectors, self.wilds)
+        if self.wilds:
+            melded, _ = _share_wilds(vectors, self.wilds)
+        else:  # no wilds to share: each group melds on its own
+            melded = sum(vector[0] for vector in vectors)
         penalty = natural_total - melded
         if not melded and self.wilds < MIN_MELD:  # no meld at all: the wilds count too
             penalty += self.wild_penalty
@@ -71,11 +77,13 @@ class SwapSolver:
     def _touching(self, card: Card) -> list[int]:
         """The groups ``card`` could share a meld with (its rank, or its suit within reach)."""
         slot = _slot(card)
-        found = set()
-        for other, index in self.group_of.items():
-            if other % len(RANKS) == slot % len(RANKS):
-                found.add(index)
-            elif other // len(RANKS) == slot // len(RANKS) and abs(other - slot) <= self.reach:
+        rank_index = slot % len(RANKS)
+        found = {self.group_of[other] for other in self.by_rank.get(rank_index, ())}
+        low = max(slot - self.reach, slot - rank_index)
+        high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
+        for other in range(low, high + 1):
+            index = self.group_of.get(other)
+            if index is not None:
                 found.add(index)
         return sorted(found)
 
@@ -144,6 +152,13 @@ class SwapSolver:
                     break
         assert best is not None
         return best
+
+    def may_meld(self, card: Card) -> bool:
+        """Could ``card`` join a meld of ``hand + card``? False only when it surely cannot
+        (no natural of the hand within its reach, and fewer than two wilds)."""
+        if is_wild(card, self.wild_rank) or self.wilds >= 2:
+            return True
+        return bool(self._touching(card))
 
     def whole_after(self, card: Card) -> int:
         """The penalty of ``hand + card`` (nothing thrown)."""

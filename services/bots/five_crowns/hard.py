@@ -23,7 +23,7 @@ from engine.cards import Card
 from services.bots.base import seeded_random
 from services.bots.five_crowns import normal
 from services.bots.five_crowns.common import allowed_discards, discard_of, hand_of
-from services.bots.five_crowns.values import after_discard, discard_ranking, expected_after_draw
+from services.bots.five_crowns.values import can_go_out, discard_ranking, expected_after_draw
 
 CANDIDATES = 4  # discards looked at beyond the solver's best
 SAMPLES = 6  # sampled hands per other seat
@@ -109,11 +109,11 @@ class Player(normal.Player):
             out = 0
             for hand in hands:
                 # The next seat may take the thrown card; anyone may draw a stock card.
-                if index == 0 and _can_go_out([*hand, thrown], wild_rank):
+                if index == 0 and can_go_out([*hand, thrown], wild_rank):
                     out += 1
                     continue
                 drawn = _pick(self.random, pool)
-                if drawn is not None and _can_go_out([*hand, drawn], wild_rank):
+                if drawn is not None and can_go_out([*hand, drawn], wild_rank):
                     out += 1
             stays *= 1 - out / len(hands)
         return 1 - stays
@@ -126,10 +126,6 @@ def _others_in_order(view: Mapping[str, Any], seat: int) -> list[int]:
         return []
     start = list(players).index(seat)
     return [players[(start + step) % len(players)] for step in range(1, len(players))]
-
-
-def _can_go_out(hand: list[Card], wild_rank: int) -> bool:
-    return after_discard(hand, wild_rank, bound=1) == 0 if len(hand) > 1 else False
 
 
 def _pick(chooser: random.Random, pool: list[Card]) -> Card | None:
