@@ -493,17 +493,13 @@ def best_discard(
     allowed = list(dict.fromkeys(hand if choices is None else choices))
     if not allowed:
         raise ValueError("no card to discard")
-    # A hand less card d never scores below (whole hand) - value(d): adding d back as a
-    # leftover card is one arrangement of the whole hand. Cards whose bound cannot beat
-    # the best found are skipped; the most promising are tried first.
-    whole = min_penalty(hand, wild_rank)
-    allowed.sort(key=lambda card: -card_penalty(card, wild_rank))
+    # Every discard's penalty in one pass: the components are shared (see
+    # penalties_after_discards), cheaper than pruned solves one by one.
+    penalties = penalties_after_discards(hand, wild_rank)
     best: tuple[tuple[int, bool, int, tuple[int, int]], Card] | None = None
     for card in allowed:
-        if best is not None and whole - card_penalty(card, wild_rank) > best[0][0]:
-            continue
         rank = (
-            min_penalty(without_one(hand, card), wild_rank),
+            penalties[card],
             is_wild(card, wild_rank),
             -card_penalty(card, wild_rank),
             hand_order(card),

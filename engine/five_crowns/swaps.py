@@ -127,7 +127,7 @@ class SwapSolver:
         return found
 
     def after_discard(self, banned: Card | None = None, bound: int | None = None) -> int:
-        """The lowest penalty of ``hand`` less one card other than ``banned`` (at most ``bound``)."""
+        """The lowest penalty of ``hand`` less one card other than ``banned``, at most ``bound``."""
         wild_rank = self.wild_rank
         hand = self.hand
         choices = [other for other in dict.fromkeys(hand) if other != banned] or list(hand)
