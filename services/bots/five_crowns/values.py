@@ -82,10 +82,9 @@ class DrawPricer:
         return not self.solver.may_meld(card)
 
     def value(self, card: Card) -> int:
-        solver = self.solver
-        if solver.whole_after(card) >= self.keep + card_penalty(card, self.wild_rank):
-            return self.ceiling(card)  # the best arrangement leaves it over
-        return solver.after_swap(card, bound=self.keep)
+        # Not shortcut when the whole hand's best arrangement leaves the card over: after
+        # another discard it may meld (wilds freed), so that hand is solved too.
+        return self.solver.after_swap(card, bound=self.ceiling(card))
 
     def values(self, unseen: Counter[Card]) -> Iterator[tuple[int, int]]:
         """``(copies, value)`` for every kind of card in ``unseen``."""
