@@ -32,6 +32,9 @@ NOISY = ("amqtt", "transitions", "websockets")
 # meaning of None keeps the message out of the terminal (it repeats another one).
 EXPLAINED: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(r"^Task failed and will be skipped: .*TimeoutError", re.DOTALL), None),
+    # A socket closed before it said a word of MQTT: a port scan, a browser's spare
+    # connection, or one our CONNECT timeout closed. Nothing anybody can act on.
+    (re.compile(r"^Failed to initialize client session: No data to decode"), None),
     (
         re.compile(r"Timeout waiting for PUB(ACK|REC|COMP)"),
         "a screen or phone did not confirm a message within 5 s (asleep, or gone):"

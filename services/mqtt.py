@@ -10,6 +10,8 @@
 * ``wait_connected`` blocks until connected and every subscription is acknowledged.
 * ``on_unmatched`` sees messages no subscription asked for (tests use it to catch leaks).
 * ``on_connected`` runs in the network thread after each (re)connection, subscriptions sent.
+* Several URLs (``mqtt://h:1,mqtt://h:2``, the nodes of a NATS cluster): each failed
+  connection or lost one moves the next attempt to the next node, round the list.
 """
 
 from __future__ import annotations
@@ -52,7 +54,12 @@ class ConnectRefusedError(MqttError):
 
 @dataclass(frozen=True, slots=True)
 class BrokerUrl:
-    """Where a broker is and how to log in: ``mqtt://user:pass@host:port`` or ``ws://...``."""
+    """Where a broker is and how to log in: ``mqtt://user:pass@host:port`` or ``ws://...``.
+
+    Several URLs, comma-separated, name the nodes of one cluster
+    (``mqtt://h:1884,mqtt://h:1885``): same scheme, path and login; ``host``/``port`` are
+    the first, ``fallbacks`` the others, which ``MqttClient`` moves to when one dies.
+    """
 
     scheme: str
     host: str
@@ -60,9 +67,23 @@ class BrokerUrl:
     username: str | None = None
     password: str | None = None
     path: str = DEFAULT_WS_PATH
+    fallbacks: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def parse(cls, url: str) -> BrokerUrl:
+        first, *others = (cls._parse_one(part.strip()) for part in url.split(","))
+        for other in others:
+            if (other.scheme, other.path) != (first.scheme, first.path):
+                raise ValueError("every broker URL of a list needs the same scheme and path")
+            if other.username is not None and (other.username, other.password) != (
+                first.username,
+                first.password,
+            ):
+                raise ValueError("every broker URL of a list needs the same login")
+        return replace(first, fallbacks=tuple((o.host, o.port) for o in others))
+
+    @classmethod
+    def _parse_one(cls, url: str) -> BrokerUrl:
         parts = urlsplit(url)
         if parts.scheme not in DEFAULT_PORTS:
             raise ValueError(f"unsupported broker URL scheme {parts.scheme!r} (mqtt or ws)")
@@ -77,18 +98,27 @@ class BrokerUrl:
             path=parts.path or DEFAULT_WS_PATH,
         )
 
+    @property
+    def endpoints(self) -> tuple[tuple[str, int], ...]:
+        """Every (host, port) to try, the first one first."""
+        return ((self.host, self.port), *self.fallbacks)
+
     def with_credentials(self, username: str, password: str) -> BrokerUrl:
         return replace(self, username=username, password=password)
 
     def geturl(self) -> str:
-        """The URL with its credentials (percent-encoded): keep it out of logs."""
-        return broker_url(
-            self.scheme, self.host, self.port, self.username, self.password, self.path
+        """The URL(s) with their credentials (percent-encoded): keep it out of logs."""
+        return ",".join(
+            broker_url(self.scheme, host, port, self.username, self.password, self.path)
+            for host, port in self.endpoints
         )
 
     def __str__(self) -> str:
         # Safe to log: never shows the password.
-        return broker_url(self.scheme, self.host, self.port, self.username, None, self.path)
+        return ",".join(
+            broker_url(self.scheme, host, port, self.username, None, self.path)
+            for host, port in self.endpoints
+        )
 
 
 def broker_url(
@@ -181,6 +211,8 @@ class MqttClient:
             self._paho.will_set(service_status(service), status_payload(service, False), 1, True)
         self._paho.on_connect = self._on_connect
         self._paho.on_disconnect = self._on_disconnect
+        self._paho.on_connect_fail = self._on_connect_fail
+        self._endpoint = 0  # index in self.url.endpoints of the node tried last
         self._paho.on_subscribe = self._on_subscribe
         self._paho.on_message = self._on_message
         self._state = threading.Condition()
@@ -337,6 +369,7 @@ class MqttClient:
             if reason.is_failure:
                 self._refused = str(reason)
                 self._state.notify_all()
+                self._next_endpoint()  # a node that cannot log us in now: try another
                 return
             set_tcp_nodelay(client.socket())
             self._connected, self._refused = True, None
@@ -363,6 +396,22 @@ class MqttClient:
             self._state.notify_all()
         if reason.is_failure:
             log.info("%s: disconnected (%s), reconnecting", self.url, reason)
+            self._next_endpoint()
+
+    def _on_connect_fail(self, client: paho.Client, userdata: Any) -> None:
+        self._next_endpoint()
+
+    def _next_endpoint(self) -> None:
+        """Try the next node of a cluster at the next reconnection (paho's own loop)."""
+        endpoints = self.url.endpoints
+        if len(endpoints) < 2:
+            return
+        self._endpoint = (self._endpoint + 1) % len(endpoints)
+        host, port = endpoints[self._endpoint]
+        # paho's host/port setters refuse while the lost connection is still "lost" (the
+        # state its reconnect loop is in); reconnect() reads these two attributes.
+        self._paho._host, self._paho._port = host, port
+        log.info("%s: next try on %s:%s", self.url, host, port)
 
     def _on_subscribe(
         self,

@@ -1,4 +1,10 @@
-"""``python -m services.tables --broker mqtt://HOST:PORT --data FILE``."""
+"""``python -m services.tables --broker URL[,URL...] [--store nats://...] [--owner NAME]``.
+
+Without ``--store`` (or with ``--store sqlite:PATH``) one copy keeps its tables in the
+SQLite file ``--data``, as ``gamenight serve`` runs it. With ``--store nats://H:P,...``
+the table log and leases live in the NATS cluster's JetStream, and several copies (each
+its own ``--owner``) share the tables.
+"""
 
 from __future__ import annotations
 
@@ -14,14 +20,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m services.tables", description=__doc__)
     parser.add_argument("--broker", default="mqtt://127.0.0.1:1883")
     parser.add_argument("--data", type=Path, default=Path("gamenight.db"))
+    parser.add_argument(
+        "--store", default=None, help="sqlite:PATH, or nats://HOST:PORT[,nats://...] (a cluster)"
+    )
     parser.add_argument("--secret-file", type=Path, default=None)
     parser.add_argument(
-        "--client-id", default=CLIENT_ID, help="the persistent MQTT session (and table owner)"
+        "--owner",
+        "--client-id",
+        dest="owner",
+        default=CLIENT_ID,
+        help="this copy's name: its persistent MQTT session and the owner on its leases",
+    )
+    parser.add_argument(
+        "--accounts",
+        choices=("broker", "nats"),
+        default=None,
+        help="where players' accounts are made (default: nats with a NATS store, else broker)",
     )
     args = parser.parse_args(argv)
     configure_logging()
     url = service_url(args.broker, "tables", args.secret_file)
-    runner = TablesRunner(url, args.data, owner=args.client_id)
+    runner = TablesRunner(
+        url,
+        args.data,
+        owner=args.owner,
+        store=args.store,
+        accounts=args.accounts,
+        secret_file=args.secret_file,
+    )
     runner.start()
     return serve_until_signal(runner.stop)
 

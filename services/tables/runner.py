@@ -29,11 +29,19 @@ from pathlib import Path
 from typing import Self
 
 from protocol import topics
-from services.broker.accounts import BrokerAccounts
 from services.broker.limits import raise_open_file_limit
-from services.mqtt import BrokerUrl, MqttClient
-from services.tables.service import TablesService
-from services.tables.store import Store
+from services.mqtt import BrokerUrl, MqttClient, status_payload
+from services.tables.copies import (
+    AccountsKind,
+    SharedCopy,
+    default_accounts,
+    open_accounts,
+    open_store,
+)
+from services.tables.jetstream import JetStreamStore
+from services.tables.service import Accounts, TablesService
+from services.tables.sharing import LOBBY_FALLBACK_SECONDS
+from services.tables.stores import TableStore
 
 log = logging.getLogger("gamenight.tables")
 
@@ -65,14 +73,23 @@ class TablesRunner:
         owner: str = CLIENT_ID,
         check_messages: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        store: str | None = None,
+        accounts: AccountsKind | None = None,
+        secret_file: Path | None = None,
     ) -> None:
         self.clock = clock  # the service's clock (away players' waits); tests pass their own
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
         self.data = Path(data)
         self.owner = owner
         self.check_messages = check_messages
-        self.store: Store | None = None
-        self.accounts: BrokerAccounts | None = None
+        self.store_spec = store  # None: the SQLite file ``data``
+        self.accounts_kind = accounts  # None: where the store is (see ``default_accounts``)
+        self.secret_file = secret_file
+        self.store: TableStore | None = None
+        self.accounts: Accounts | None = None
+        self._close_accounts: Callable[[], None] = lambda: None
+        self.shared: SharedCopy | None = None  # several copies on a NATS cluster
+        self._deferred: list[tuple[float, tuple[str, bytes]]] = []  # lobby: (due, request)
         self.client: MqttClient | None = None
         self.service: TablesService | None = None
         self._lobby_queue: queue.Queue[tuple[str, bytes]] = queue.Queue(LOBBY_QUEUE)
@@ -84,8 +101,11 @@ class TablesRunner:
 
     def start(self, timeout: float = 10.0) -> Self:
         raise_open_file_limit()
-        self.store = Store(self.data)
-        self.accounts = BrokerAccounts.connect(self.url, timeout)
+        self.store = open_store(self.store_spec or self.data, self.owner, self.url)
+        kind = self.accounts_kind or default_accounts(self.store)
+        self.accounts, self._close_accounts = open_accounts(
+            kind, self.url, self.store, timeout, self.secret_file
+        )
         # A persistent session: intents sent while we were down wait in the broker.
         self.client = MqttClient(
             self.url,
@@ -106,6 +126,9 @@ class TablesRunner:
         )
         # One lock for messages, the clock's ticks and the lobby worker's phases.
         self._serving = self.service.lock
+        if isinstance(self.store, JetStreamStore):
+            self.shared = SharedCopy(self.store, self.service, self._say_online)
+            self.shared.before_restore()
         # Rebuild before connecting: intents queued in the broker arrive as soon as we
         # connect, and must find their tables. Their views go out once connected.
         self.service.restore()
@@ -122,6 +145,8 @@ class TablesRunner:
         self.client.wait_connected(timeout)
         self._ticker = threading.Thread(target=self._tick_loop, name="tables-tick", daemon=True)
         self._ticker.start()
+        if self.shared is not None:
+            self.shared.start()
         log.info("tables service ready on %s", self.url)
         return self
 
@@ -143,8 +168,19 @@ class TablesRunner:
         with self._serving:
             self.service.publish_all()  # in paho's network thread, like every handler
 
+    def _say_online(self) -> None:
+        """Tables taken over: "online" again (a dead copy's will said offline); senders resend."""
+        assert self.client is not None
+        self.client.publish(
+            topics.service_status("tables"), status_payload("tables", True), 1, True
+        )
+
     def _handle(self, topic: str, payload: bytes) -> None:
         assert self.service is not None
+        if self.shared is not None:
+            parsed = topics.parse_topic(topic)
+            if parsed is None or not self.shared.sharing.table_message(parsed.table or ""):
+                return  # another copy's table: its owner answers
         with self._serving:
             self.service.handle(topic, payload)  # paho's network thread (the tick: its own)
 
@@ -158,14 +194,19 @@ class TablesRunner:
         assert self.service is not None
         next_sweep = time.monotonic() + SWEEP_EVERY
         while True:
+            wait = SWEEP_EVERY
+            if self._deferred:
+                wait = max(0.0, min(wait, self._deferred[0][0] - time.monotonic()))
             try:
-                item: tuple[str, bytes] | None = self._lobby_queue.get(timeout=SWEEP_EVERY)
+                item: tuple[str, bytes] | None = self._lobby_queue.get(timeout=wait)
             except queue.Empty:
                 item = None
             if item == _STOP:
                 return
             if item is not None:
-                self.service.handle(*item)
+                self._lobby(item)
+            while self._deferred and self._deferred[0][0] <= time.monotonic():
+                self._lobby(self._deferred.pop(0)[1], deferred=True)
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + SWEEP_EVERY
                 try:
@@ -173,7 +214,30 @@ class TablesRunner:
                 except Exception:  # the sweep must not end the worker
                     log.exception("closing idle tables failed")
 
+    def _lobby(self, item: tuple[str, bytes], deferred: bool = False) -> None:
+        """Handle one lobby request, if it is this copy's (see ``services.tables.sharing``)."""
+        assert self.service is not None
+        if self.shared is None:
+            self.service.handle(*item)
+            return
+        topic, payload = item
+        op = topic.rsplit("/", 1)[-1]
+        sharing = self.shared.sharing
+        try:
+            choice = "now" if deferred else sharing.lobby_choice(op, payload)
+            if choice == "later":
+                self._deferred.append((time.monotonic() + LOBBY_FALLBACK_SECONDS, item))
+                return
+            if choice == "skip" or not sharing.first(op, payload):
+                return
+        except Exception:  # NATS away: the request times out at the web service
+            log.exception("could not share out a lobby request")
+            return
+        self.service.handle(topic, payload)
+
     def stop(self) -> None:
+        if self.shared is not None:
+            self.shared.stop()
         if self._worker is not None:
             self._lobby_queue.put(_STOP)
             self._worker.join(5)
@@ -183,8 +247,7 @@ class TablesRunner:
             self._ticker.join(timeout=5)
         if self.client is not None:
             self.client.stop()
-        if self.accounts is not None:
-            self.accounts.close()
+        self._close_accounts()
         if self.store is not None:
             self.store.close()
 

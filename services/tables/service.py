@@ -17,7 +17,6 @@ import dataclasses
 import json
 import logging
 import re
-import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -30,8 +29,15 @@ from protocol.messages import MAX_PAYLOAD, ProtocolError
 from protocol.topics import Grants
 from services.bots.names import bot_name
 from services.tables import credentials
+from services.tables.budgets import SeatBudgets
 from services.tables.handoff import SeatLinks
-from services.tables.store import LeaseLostError, Store
+from services.tables.store import (
+    APPEND_ERRORS,
+    STORAGE_ERRORS,
+    LeaseLostError,
+    StoreUnavailableError,
+)
+from services.tables.stores import TableStore
 from services.tables.table import BOT_LEVELS, DEFAULT_BOT_LEVEL, SeatInfo, Table, TableError
 from services.tables.views import events_message, seat_view, table_view
 from services.wire import decode, encode
@@ -63,8 +69,6 @@ UNKNOWN_ID = "-"
 IDLE_FINISHED_OR_EMPTY = 24 * 3600.0  # seconds: a finished game, or no human seated
 IDLE_UNJOINED_LOBBY = 3600.0  # a lobby nobody joined
 IDLE_ABANDONED = 7 * 24 * 3600.0  # any other table: a game left for a week
-SEAT_BURST, SEAT_RATE = 300.0, 100.0  # messages per seat: more are dropped unread
-SYNC_BURST, SYNC_RATE = 20.0, 5.0  # per seat: a reconnecting phone needs one or two
 TABS_REMEMBERED = 8  # per seat: which tab (browser page) showed itself last
 
 
@@ -83,7 +87,7 @@ class TablesService:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         publish: Publish,
         accounts: Accounts,
         owner: str,
@@ -108,8 +112,7 @@ class TablesService:
         self.last_change: dict[str, float] = {}  # table -> wall-clock time of its last entry
         # (table, seat) -> the tabs that said they were online, oldest first.
         self.tabs: dict[tuple[str, int], list[str]] = {}
-        self.sync_tokens: dict[tuple[str, int], tuple[float, float]] = {}
-        self.seat_tokens: dict[tuple[str, int], tuple[float, float]] = {}  # thread: paho's
+        self.budgets = SeatBudgets()
         self.seat_links = SeatLinks(clock=clock)
 
     # ------------------------------------------------------------------ start
@@ -141,7 +144,7 @@ class TablesService:
                     continue
                 try:
                     self.store.close_table(code, table.epoch)
-                except (LeaseLostError, sqlite3.Error):
+                except APPEND_ERRORS:
                     log.warning("could not close table %s", code)
                     continue
                 closed.append(self._forget(code))
@@ -158,6 +161,19 @@ class TablesService:
         if closed:
             log.info("closed %d idle tables", len(closed))
         return [table.code for table in closed]
+
+    def adopt(self, code: str, epoch: int) -> None:
+        """Take over ``code`` at ``epoch`` (another copy had it): rebuild it, show it."""
+        with self.lock:
+            table = self._rebuild(code, epoch)
+            self.last_change[code] = self.store.last_activity(code) or time.time()
+            self.publish_views(table)
+
+    def drop(self, code: str) -> None:
+        """Forget ``code``: another copy owns it now."""
+        with self.lock:
+            if code in self.tables:
+                self._forget(code)
 
     def _forget(self, code: str) -> Table:
         table = self.tables.pop(code)
@@ -195,7 +211,8 @@ class TablesService:
             except Exception:  # the authority must outlive any one bad message
                 log.exception("failed on %s", topic)
             return
-        if parsed.area == "seat" and not self._intake_allowed(parsed.table or "", parsed.seat):
+        seat_area = parsed.area == "seat"
+        if seat_area and not self.budgets.intake_allowed(parsed.table or "", parsed.seat):
             return  # one seat's flood, dropped before any parsing: other seats go first
         with self.lock:
             self._handle_table(topic, parsed, payload)
@@ -228,7 +245,7 @@ class TablesService:
             self._reply(reply_topic, _error(intent_id, "unknown_table", {"table": code}))
             return
         if intent["op"] == "sync":
-            if not self._sync_allowed(code, seat):
+            if not self.budgets.sync_allowed(code, seat):
                 # A flood of syncs: each would cost a view, and the view has not changed.
                 params = {"retry_after": 1}
                 self._reply(reply_topic, _error(intent_id, "rate_limited", params))
@@ -318,32 +335,6 @@ class TablesService:
         reply = self._ok(intent_id, table.seq)
         reply["data"] = {"action": action}
         return reply
-
-    def _intake_allowed(self, code: str, seat: int | None) -> bool:
-        """Per seat, at most ``SEAT_BURST`` messages at once then ``SEAT_RATE`` a second.
-
-        Far above what a phone, a bot or the assistant sends for one seat; a sender over
-        it resends its intents (same id) once the flood has passed.
-        """
-        key = (code, -1 if seat is None else seat)
-        now = time.monotonic()
-        tokens, then = self.seat_tokens.get(key, (SEAT_BURST, now))
-        tokens = min(SEAT_BURST, tokens + (now - then) * SEAT_RATE)
-        if tokens < 1:
-            self.seat_tokens[key] = (tokens, now)
-            return False
-        self.seat_tokens[key] = (tokens - 1, now)
-        return True
-
-    def _sync_allowed(self, code: str, seat: int) -> bool:
-        """A token bucket per seat: ``SYNC_BURST`` syncs at once, then ``SYNC_RATE`` a second."""
-        now = time.monotonic()
-        tokens, then = self.sync_tokens.get((code, seat), (SYNC_BURST, now))
-        tokens = min(SYNC_BURST, tokens + (now - then) * SYNC_RATE)
-        if tokens < 1:
-            return False
-        self.sync_tokens[(code, seat)] = (tokens - 1, now)
-        return True
 
     def _older_tab(self, code: str, seat: int, tab: str) -> bool:
         """Whether ``tab`` is older than the seat's newest tab; tell the older one to step back.
@@ -662,10 +653,17 @@ class TablesService:
             if reply_topic is not None:
                 self._reply(reply_topic, _error(intent_id, "table_moved", {}))
             return False
-        except sqlite3.Error:
-            # Not stored, so not done: go back to what the log holds (a full disk, say).
+        except STORAGE_ERRORS as error:
+            # Not stored (a full disk), or not known to be (NATS did not answer): go back
+            # to what the log holds. If it cannot be read either, forget the table (its
+            # lease keeper takes it up again).
             log.exception("could not store an entry of %s", table.code)
-            self._rebuild(table.code, table.epoch)
+            try:
+                self._rebuild(table.code, table.epoch)
+            except APPEND_ERRORS:
+                self._forget(table.code)
+            if isinstance(error, StoreUnavailableError) and reply_topic is not None:
+                return False  # no answer: the sender resends, and is answered from the log
             if reply_topic is None:
                 raise TableError("storage_failed") from None
             self._reply(reply_topic, _error(intent_id, "storage_failed", {}))

@@ -35,6 +35,19 @@ class LeaseLostError(Exception):
     """Another copy of the service owns this table now."""
 
 
+class StoreUnavailableError(Exception):
+    """The store did not answer: the entry may or may not be stored (read the log again).
+
+    The sender is not answered: it resends the intent (same id) and is answered then,
+    by us or by the copy that owns the table by then.
+    """
+
+
+# What an append may raise besides ``LeaseLostError``: not stored, or not known to be.
+STORAGE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, StoreUnavailableError)
+APPEND_ERRORS: tuple[type[Exception], ...] = (LeaseLostError, *STORAGE_ERRORS)
+
+
 class Store:
     """Typed access to the database file."""
 

@@ -200,8 +200,7 @@ def join_table(table: str) -> Response | tuple[Response, int]:
     if wait:
         return _limited(wait)
     message: dict[str, Any] = {"table": table, "name": name}
-    if body.get("lang") in LANGUAGES:
-        message["lang"] = body["lang"]
+    _add_language(message, body)
     try:
         data = lobby().request("join", message)
     except LobbyUnavailableError:
@@ -209,16 +208,7 @@ def join_table(table: str) -> Response | tuple[Response, int]:
     except LobbyError as refusal:
         limits().probes.take(address)
         return error(refusal.code, **refusal.params)
-    return jsonify(
-        table=data["table"],
-        seat=data["seat"],
-        player_id=data["player_id"],
-        username=data["username"],
-        password=data["password"],
-        host=bool(data["host"]),
-        join_url=settings().join_url(table),
-        **_connection(),
-    )
+    return _seated(table, data)
 
 
 @bp.post("/tables/<table>/claim")
@@ -234,8 +224,7 @@ def claim_seat(table: str) -> Response | tuple[Response, int]:
     if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(token, str):
         return error("seat_link_invalid", seat=seat)
     message: dict[str, Any] = {"table": table, "seat": seat, "token": token}
-    if body.get("lang") in LANGUAGES:
-        message["lang"] = body["lang"]
+    _add_language(message, body)
     try:
         data = lobby().request("claim", message)
     except LobbyUnavailableError:
@@ -244,6 +233,17 @@ def claim_seat(table: str) -> Response | tuple[Response, int]:
         if refusal.code == "bad_request":  # off-schema: a link cut short or made up
             return error("seat_link_invalid", seat=seat)
         return error(refusal.code, **refusal.params)
+    return _seated(table, data)
+
+
+def _add_language(message: dict[str, Any], body: dict[str, Any]) -> None:
+    """Pass on the phone's language, when it is one we speak, for the seat's messages."""
+    if body.get("lang") in LANGUAGES:
+        message["lang"] = body["lang"]
+
+
+def _seated(table: str, data: dict[str, Any]) -> Response:
+    """A phone's seat and broker login, after a join or a claim."""
     return jsonify(
         table=data["table"],
         seat=data["seat"],

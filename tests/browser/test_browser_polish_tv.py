@@ -20,6 +20,9 @@ GOLD = "rgb(242, 193, 78)"
 LONG_NAMES = ("Marie-Charlotte Dupont", "Jean-Baptiste Lefèvre")
 
 
+LINES = "lines => lines.map(line => line.innerText)"
+
+
 def test_the_newest_log_line_is_always_in_view(
     lan_page: Callable[..., Any], artefacts: Path
 ) -> None:
@@ -88,20 +91,24 @@ def test_whose_turn_it_is_reads_from_across_the_room(
 
 def test_changing_the_tv_language_rewords_the_old_log_lines(lan_page: Callable[..., Any]) -> None:
     tv, phones = seated(lan_page)
+    # The lobby's lines first: once the deal is on, a deal that turns up kings says more
+    # than the log keeps, and the join lines scroll out.
+    joined = "#log li[data-code=player_joined]"
+    tv.wait_for_function(f"() => document.querySelectorAll('{joined}').length === 2")
+    assert all("joins" in line for line in tv.eval_on_selector_all(joined, LINES))
+    tv.select_option("#lang", "fr")
+    tv.wait_for_function("() => document.documentElement.lang === 'fr'")
+    french_joins = tv.eval_on_selector_all(joined, LINES)
+    assert len(french_joins) == 2 and all("rejoint" in line for line in french_joins)
     start(tv, phones)
     tv.wait_for_function(
         "() => document.querySelector('#log li[data-code=round_started]') !== null"
     )
-    english = tv.inner_text("#log li[data-code=round_started]")
-    assert english.startswith("Round 1")
-    tv.select_option("#lang", "fr")
-    tv.wait_for_function("() => document.documentElement.lang === 'fr'")
-    french = tv.inner_text("#log li[data-code=round_started]")
-    assert french.startswith("Manche 1"), french
-    joined = tv.eval_on_selector_all(
-        "#log li[data-code=player_joined]", "e => e.map(l => l.innerText)"
-    )
-    assert joined and all("rejoint" in line for line in joined), joined
+    assert tv.inner_text("#log li[data-code=round_started]").startswith("Manche 1")
+    tv.select_option("#lang", "nl")
+    tv.wait_for_function("() => document.documentElement.lang === 'nl'")
+    dutch = tv.inner_text("#log li[data-code=round_started]")
+    assert dutch.startswith("Ronde 1"), dutch
 
 
 def test_without_a_session_no_points_and_no_target_are_shown(

@@ -104,6 +104,19 @@ def test_a_held_back_problem_is_counted_when_it_is_next_told() -> None:
     )
 
 
+def test_a_socket_that_never_spoke_mqtt_stays_out_of_the_terminal() -> None:
+    """amqtt warns for every connection closed before its CONNECT (a scan, an idle socket)."""
+    console = RepeatFilter()
+    silent = "Failed to initialize client session: No data to decode MQTT packet fixed header"
+    other = "Failed to initialize client session: Invalid protocol name"
+    assert not console.filter(
+        logging.LogRecord("amqtt.broker", logging.WARNING, __file__, 1, silent, None, None)
+    )
+    assert console.filter(
+        logging.LogRecord("amqtt.broker", logging.WARNING, __file__, 1, other, None, None)
+    )
+
+
 def test_a_long_message_is_cut_to_one_screen_line() -> None:
     formatter = OneLineFormatter(None)
     record = logging.LogRecord("x", logging.ERROR, __file__, 1, "y" * 1000, None, None)

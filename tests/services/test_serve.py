@@ -13,22 +13,16 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from loopback_stack import loopback_settings
 
 from services.broker.mosquitto import free_tcp_port
-from services.serve import Stack, StackSettings
+from services.serve import Stack
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_pages_dial_the_websocket_port_the_embedded_broker_really_has(tmp_path: Path) -> None:
-    settings = StackSettings(
-        data=tmp_path / "gn.db",
-        mqtt_listen="127.0.0.1:0",
-        ws_listen="127.0.0.1:0",
-        web_host="127.0.0.1",
-        web_port=0,
-        bots=False,
-    )
+    settings = loopback_settings(tmp_path)
     with Stack(settings).start() as stack:
         assert stack.broker is not None and stack.web is not None
         port = stack.broker.ws_port

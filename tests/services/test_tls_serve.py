@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import psutil
 import pytest
+from loopback_stack import loopback_settings
 from websockets.exceptions import InvalidHandshake
 from websockets.sync.client import connect
 
@@ -27,7 +28,7 @@ from services.broker.embedded import start_embedded_broker
 from services.broker.mosquitto import MosquittoProcess, free_tcp_port
 from services.cli import build_parser
 from services.netaddr import AdvertisedAddress
-from services.serve import Stack, StackSettings
+from services.serve import Stack
 from services.tls import CertificateFiles, covers, ensure_certificate
 from services.web import create_app, start_web
 from services.web import settings as web_settings
@@ -69,15 +70,7 @@ def mqtt_over_websocket(
 
 
 def test_serve_https_serves_pages_and_the_embedded_broker_over_tls(tmp_path: Path) -> None:
-    settings = StackSettings(
-        data=tmp_path / "gn.db",
-        mqtt_listen="127.0.0.1:0",
-        ws_listen="127.0.0.1:0",
-        web_host="127.0.0.1",
-        web_port=0,
-        bots=False,
-        https=True,
-    )
+    settings = loopback_settings(tmp_path, https=True)
     with Stack(settings).start() as stack:
         assert stack.web is not None and stack.broker is not None
         certificate = stack.certificate
@@ -102,16 +95,7 @@ def test_serve_https_serves_pages_and_the_embedded_broker_over_tls(tmp_path: Pat
 
 
 def test_the_certificate_is_kept_across_restarts(tmp_path: Path) -> None:
-    settings = StackSettings(
-        data=tmp_path / "gn.db",
-        mqtt_listen="127.0.0.1:0",
-        ws_listen="127.0.0.1:0",
-        web_host="127.0.0.1",
-        web_port=0,
-        bots=False,
-        https=True,
-        public_url="https://tv.lan:8443",
-    )
+    settings = loopback_settings(tmp_path, https=True, public_url="https://tv.lan:8443")
     with Stack(settings).start() as stack:
         assert stack.certificate is not None
         first = stack.certificate.cert.read_bytes()
@@ -266,14 +250,7 @@ def test_when_only_loopback_is_found_the_qr_and_the_tv_say_so(
     nothing = AdvertisedAddress("127.0.0.1", "loopback")  # no interface but lo
     monkeypatch.setattr(serve, "advertised_address", lambda: nothing)
     monkeypatch.setattr(web_settings, "advertised_address", lambda: nothing)
-    settings = StackSettings(
-        data=tmp_path / "gn.db",
-        mqtt_listen="127.0.0.1:0",
-        ws_listen="127.0.0.1:0",
-        web_host="127.0.0.1",
-        web_port=0,
-        bots=False,
-    )
+    settings = loopback_settings(tmp_path)
     with Stack(settings).start() as stack:
         assert stack.web is not None
         assert stack.web.settings.public_url == f"http://127.0.0.1:{stack.web.port}"

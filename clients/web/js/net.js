@@ -141,7 +141,11 @@ export class Link {
   }
 
   _connected() {
-    this.client.subscribe(this.subscriptions, { qos: 1 }, (error) => {
+    // QoS 0: a clean session loses undelivered messages at a disconnect whatever the QoS,
+    // views are retained and numbered, and an unanswered intent is sent again. QoS 1 would
+    // only add, on a NATS cluster, a replicated consumer per subscription, whose leader a
+    // reconnection after a node's death may have to wait for (seconds of Raft election).
+    this.client.subscribe(this.subscriptions, { qos: 0 }, (error) => {
       if (error) {
         this.onStatus("error", error);
         return;

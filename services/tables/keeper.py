@@ -1,0 +1,169 @@
+"""Keeps this copy's leases, and takes over the tables of copies that died.
+
+Every ``HEARTBEAT_SECONDS`` (a thread of its own):
+
+1. heartbeat: renews every lease this copy holds (``Leases.heartbeat``);
+2. liveness: a copy whose heartbeat key has not changed for ``LEASE_SECONDS`` is dead;
+3. takeover: the tables leased to dead copies are shared out among the live ones
+   (rendezvous hashing on the table code, so the live copies agree without talking);
+   a table its chosen copy has not taken within ``ORPHAN_GRACE_SECONDS`` is taken by
+   anyone. A take is a compare-and-set on the lease (epoch + 1), then a rebuild from
+   the log (which seals the log at the new epoch), then fresh views;
+4. repair: a table we hold but no longer serve (an append failed, NATS was away) is
+   claimed again at a new epoch and rebuilt, or given up if someone else has it. If our
+   heartbeats lapsed, every held table is checked that way.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterable
+
+from services.tables.jetstream import JetStreamStore
+from services.tables.leases import HEARTBEAT_SECONDS, LEASE_SECONDS, NO_OWNER, Lease
+from services.tables.service import TablesService
+
+log = logging.getLogger("gamenight.tables")
+
+ORPHAN_GRACE_SECONDS = 1.5  # then any live copy takes a dead copy's table
+RESCAN_SECONDS = 10.0  # a full look at the leases now and then, whatever happened
+
+
+def rendezvous(key: str, candidates: Iterable[str]) -> str:
+    """The candidate chosen for ``key``: the same answer on every copy, spread evenly."""
+    return max(candidates, key=lambda name: (zlib.crc32(f"{key}/{name}".encode()), name))
+
+
+class LeaseKeeper:
+    """The heartbeat, liveness and takeover loop of one copy of the tables service."""
+
+    def __init__(
+        self,
+        store: JetStreamStore,
+        service: TablesService,
+        on_takeover: Callable[[], None] = lambda: None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.leases = store.leases
+        self.service = service
+        self.owner = store.owner
+        self.on_takeover = on_takeover  # e.g. say "online" again: senders resend at once
+        self.clock = clock
+        self.live: list[str] = [self.owner]
+        self._seen: dict[str, tuple[int, float]] = {}  # copy -> (revision, since when)
+        self._orphans: dict[str, float] = {}  # table -> since when its owner is dead
+        self._dead: set[str] = set()
+        self._next_scan = 0.0
+        self._beating = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> LeaseKeeper:
+        self._thread = threading.Thread(target=self._loop, name="lease-keeper", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(HEARTBEAT_SECONDS):
+            try:
+                self.round()
+            except Exception:  # the keeper must outlive NATS being away for a while
+                log.exception("lease round failed")
+
+    # ------------------------------------------------------------------ one round
+    def heartbeat(self) -> bool:
+        lapsed = self._beating and not self.leases.valid()
+        beat = self.leases.heartbeat(len(self.service.tables))
+        if beat and lapsed:
+            log.warning("lease heartbeats were late: checking every table we hold")
+            self._recheck(list(self.leases.held))
+        self._beating = self._beating or beat
+        return beat
+
+    def round(self) -> None:
+        if not self.heartbeat():
+            return
+        now = self.clock()
+        copies = self.leases.copies()
+        live = [self.owner]
+        for name, (revision, _tables) in copies.items():
+            if name == self.owner:
+                continue
+            seen = self._seen.get(name)
+            if seen is None or seen[0] != revision:
+                self._seen[name] = seen = (revision, now)
+            if now - seen[1] < LEASE_SECONDS:
+                live.append(name)
+        self.live = sorted(live)
+        dead = set(copies) - set(live)
+        if dead != self._dead or self._orphans or now >= self._next_scan:
+            self._dead = dead
+            self._next_scan = now + RESCAN_SECONDS
+            self._scan(now)
+        self._recheck([code for code in self.leases.held if code not in self.service.tables])
+
+    def _scan(self, now: float) -> None:
+        """Look at every lease: take our share of the dead copies' tables."""
+        orphans: dict[str, float] = {}
+        took = False
+        for code, lease in self.leases.snapshot().items():
+            held = self.leases.held.get(code)
+            if held is not None and held.revision != lease.revision:
+                self._lost(code)  # someone took it from us
+                continue
+            if lease.owner in (NO_OWNER, self.owner) or lease.owner in self.live:
+                continue  # a copy never heard from (its key long expired) is dead too
+            since = self._orphans.get(code, now)
+            if rendezvous(code, self.live) == self.owner or now - since >= ORPHAN_GRACE_SECONDS:
+                took |= self._take(code, lease)
+            else:
+                orphans[code] = since
+        self._orphans = orphans
+        if took:
+            self.on_takeover()
+
+    def _take(self, code: str, seen: Lease) -> bool:
+        with self.service.lock:
+            try:
+                epoch = self.store.claim(code, seen)
+            except Exception:
+                log.exception("could not claim table %s", code)
+                return False
+            if epoch is None:
+                return False  # another copy was faster, or the table is closed
+            log.info("took table %s from %s at epoch %d", code, seen.owner, epoch)
+            self._adopt(code, epoch)
+            return True
+
+    def _adopt(self, code: str, epoch: int) -> None:
+        try:
+            self.service.adopt(code, epoch)
+        except Exception:  # NATS away: the next round tries again (we hold the lease)
+            log.exception("could not rebuild table %s", code)
+            self.service.drop(code)
+
+    def _recheck(self, codes: list[str]) -> None:
+        """Claim again (new epoch, rebuilt) each held table, or give it up if it is gone."""
+        for code in codes:
+            with self.service.lock:
+                held = self.leases.held.get(code)
+                if held is None:
+                    continue
+                epoch = self.store.claim(code, held)
+                if epoch is None:
+                    self._lost(code)
+                    continue
+                self._adopt(code, epoch)
+
+    def _lost(self, code: str) -> None:
+        self.leases.held.pop(code, None)
+        self.service.drop(code)

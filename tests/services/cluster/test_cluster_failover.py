@@ -1,0 +1,168 @@
+"""A client given every node's URL survives the loss of its node: it reconnects to another
+and its subscriptions work again (kill -9 of a real nats-server).
+
+How long that takes depends on what the dead node led: an MQTT login on NATS writes its
+session to the ``$MQTT_sess`` stream, and a QoS 1 subscription is a JetStream consumer. A
+follower elects a new leader only 4 to 9 s after the last heartbeat (nats-server's Raft,
+not configurable). So: within 5 s when the node led none of them (the tests arrange which
+node leads with ``NatsCluster.move_leaders``), within ``ELECTION_LIMIT`` when it led all.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from protocol.topics import player_grants, seat_topic, table_events
+from services.cluster.accounts import NatsAccounts
+from services.cluster.nodes import NatsCluster
+from services.mqtt import ConnectRefusedError, MqttClient, broker_url
+
+RECONNECT_LIMIT = 5.0
+# nats-server's election timeout (9 s at most) plus a login and a resubscription.
+ELECTION_LIMIT = 15.0
+
+
+def _node_of(client: MqttClient) -> tuple[str, int]:
+    return client._paho._host, client._paho._port
+
+
+def _wait_until(check: Callable[[], bool], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.01)
+    return check()
+
+
+def _wait_back(client: MqttClient, timeout: float) -> None:
+    """Until connected and subscribed again; refusals while the cluster heals are retried."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            client.wait_connected(max(0.01, deadline - time.monotonic()))
+            return
+        except ConnectRefusedError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize(
+    ("ws", "qos", "leader"),
+    [(False, 1, False), (True, 0, False), (False, 0, True), (True, 1, True)],
+    ids=["tcp-qos1", "ws-qos0", "tcp-qos0-leader", "ws-qos1-leader"],
+)
+def test_a_player_moves_to_another_node_when_its_node_is_killed(
+    fresh_cluster: Callable[..., NatsCluster], table_code: str, ws: bool, qos: int, leader: bool
+) -> None:
+    cluster = fresh_cluster()
+    t = table_code
+    # The phone's node (0) leads everything, or nothing (node 2 does).
+    cluster.move_leaders(0 if leader else 2)
+    with NatsAccounts(cluster.nats_urls, cluster.credentials) as accounts:
+        accounts.provision("u-phone", "tok", player_grants(t, 0), client_id="u-phone")
+    scheme, port = ("ws", "websocket") if ws else ("mqtt", "mqtt")
+    urls = ",".join(
+        broker_url(scheme, s.host, getattr(s.ports, port), "u-phone", "tok") for s in cluster.specs
+    )
+    got: list[bytes] = []
+    arrived = threading.Condition()
+
+    def on_hand(topic: str, payload: bytes) -> None:
+        with arrived:
+            got.append(payload)
+            arrived.notify_all()
+
+    phone = MqttClient(urls, client_id="u-phone", reconnect_delay=(0.1, 1.0))
+    phone.subscribe(seat_topic(t, 0, "view"), on_hand, qos=qos)
+    tables = MqttClient(cluster.service_broker("tables").split(",")[2])
+    try:
+        phone.start().wait_connected(5)
+        tables.start().wait_connected(5)
+        first_node = _node_of(phone)
+        assert first_node[1] == getattr(cluster.specs[0].ports, port)
+        tables.publish_and_wait(seat_topic(t, 0, "view"), b"before")
+        with arrived:
+            assert arrived.wait_for(lambda: b"before" in got, 5)
+        if not leader:  # its consumer (QoS 1) was made after the first move
+            cluster.move_leaders(2)
+
+        killed_at = time.monotonic()
+        cluster.kill(0)
+        assert _wait_until(lambda: not phone.connected, 5)
+        limit = ELECTION_LIMIT if leader else RECONNECT_LIMIT
+        _wait_back(phone, limit)
+        took = time.monotonic() - killed_at
+        print(f"reconnected in {took:.2f} s (node led JetStream: {leader}, qos {qos})")
+        assert took < limit
+        assert _node_of(phone) != first_node
+
+        tables.publish_and_wait(seat_topic(t, 0, "view"), b"after", timeout=limit)
+        with arrived:
+            assert arrived.wait_for(lambda: b"after" in got, limit), got
+    finally:
+        phone.stop()
+        tables.stop()
+
+
+def test_a_service_keeps_its_persistent_session_across_nodes(
+    fresh_cluster: Callable[..., NatsCluster], table_code: str
+) -> None:
+    cluster = fresh_cluster()
+    cluster.move_leaders(2)
+    received: list[bytes] = []
+    lock = threading.Condition()
+
+    def on_event(topic: str, payload: bytes) -> None:
+        with lock:
+            received.append(payload)
+            lock.notify_all()
+
+    service = MqttClient(
+        cluster.service_broker("tables"),
+        client_id="gamenight-tables-x",
+        persistent=True,
+        reconnect_delay=(0.1, 1.0),
+    )
+    service.subscribe(table_events(table_code), on_event)
+    sender = MqttClient(cluster.service_broker("bots").split(",")[1])
+    try:
+        service.start().wait_connected(5)
+        sender.start().wait_connected(5)
+        cluster.move_leaders(2)  # the service's consumer too
+        cluster.kill(0)
+        assert _wait_until(lambda: not service.connected, 5)
+        # Sent while the service is between nodes: its session (in JetStream) keeps it.
+        sender.publish_and_wait(table_events(table_code), b"while-away", qos=1)
+        _wait_back(service, RECONNECT_LIMIT)
+        sender.publish_and_wait(table_events(table_code), b"back", qos=1)
+        with lock:
+            assert lock.wait_for(lambda: b"back" in received, 5)
+        cluster.restart(0)
+        assert cluster.pids[0] is not None
+        sender.publish_and_wait(table_events(table_code), b"restarted", qos=1)
+        with lock:
+            assert lock.wait_for(lambda: b"restarted" in received, 5)
+        assert b"while-away" in received
+    finally:
+        service.stop()
+        sender.stop()
+
+
+def test_a_client_whose_first_node_is_down_starts_on_the_next(
+    fresh_cluster: Callable[..., NatsCluster],
+) -> None:
+    cluster = fresh_cluster()
+    cluster.move_leaders(2)
+    cluster.kill(0)
+    client = MqttClient(cluster.service_broker("web"), reconnect_delay=(0.1, 0.5))
+    try:
+        _wait_back(client.start(), RECONNECT_LIMIT)
+        assert _node_of(client)[1] == cluster.specs[1].ports.mqtt
+    finally:
+        client.stop()
