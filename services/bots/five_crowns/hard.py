@@ -33,7 +33,7 @@ SAMPLES = 6  # sampled hands per other seat
 class Player(normal.Player):
     """Draws like ``normal`` (with the others' taken cards known), discards by look-ahead."""
 
-    ends_weight = 1.0  # how much the chance that the round ends now weighs (tuned in the arena)
+    ends_weight = 1.0  # how much the sampled chance that the round ends weighs (a knob to tune)
 
     def __init__(self, seed: int | str) -> None:
         super().__init__(seed)
