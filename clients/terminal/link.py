@@ -1,11 +1,19 @@
 """Joining a table as a phone does: the web service's join API, then the broker over
-WebSockets with the seat's own login. Only protocol messages cross it."""
+WebSockets with the seat's own login. Only protocol messages cross it.
+
+Every typed line is kept until a reply with its id arrives, and sent again, with the same
+id, after each reconnection and every ``RESEND_AFTER`` seconds (protocol/README.md, "Never
+losing a move"; ``services/delivery.py`` does the same for bots): the assistant turns a
+line into an intent under that id, and the tables service never applies an id twice. A
+reply is shown once, however many copies come back.
+"""
 
 from __future__ import annotations
 
 import json
 import secrets
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -66,6 +74,17 @@ def join(server: str, table: str, name: str, lang: str, timeout: float = 10.0) -
 
 
 Handler = Callable[[str, dict[str, Any]], None]
+RESEND_AFTER = 2.0  # seconds without a reply before a line is sent again
+GIVE_UP_AFTER = 120.0  # a line nobody answers for this long is dropped
+_SEEN_REPLIES = 256  # ids of replies already shown, so a resend's second answer is not
+
+
+@dataclass(slots=True)
+class _Pending:
+    topic: str
+    payload: bytes
+    first_sent: float
+    last_sent: float
 
 
 class SeatLink:
@@ -93,6 +112,11 @@ class SeatLink:
         self.client.will_set(presence, offline, qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self._lock = threading.Lock()
+        self._pending: dict[str, _Pending] = {}  # line id -> what to send again
+        self._answered: dict[str, None] = {}  # ids replied to, oldest first
+        self._stopped = threading.Event()
+        self._timer = threading.Thread(target=self._resend_loop, name="resend", daemon=True)
         # Which schema each topic's messages follow.
         self._kinds = {
             topics.table_view(seat.table): "table_view",
@@ -107,17 +131,59 @@ class SeatLink:
     def start(self) -> None:
         self.client.connect_async(self._host, self._port)
         self.client.loop_start()
+        self._timer.start()
 
     def stop(self) -> None:
+        self._stopped.set()
         self.client.disconnect()
         self.client.loop_stop()
 
     def say(self, text: str, lang: str) -> str:
-        """Send a typed line to the assistant; its id, which the reply echoes."""
+        """Send a typed line to the assistant; its id, which the reply echoes.
+
+        The line is kept, and sent again under the same id, until its reply arrives.
+        """
         line_id = "t" + secrets.token_hex(6)
         message = {"v": 1, "id": line_id, "text": text[:500], "lang": lang}
-        self.client.publish(self.topic("say"), encode("say", message), qos=1)
+        payload = encode("say", message)
+        now = time.monotonic()
+        with self._lock:
+            self._pending[line_id] = _Pending(self.topic("say"), payload, now, now)
+        self.client.publish(self.topic("say"), payload, qos=1)
         return line_id
+
+    def unanswered(self) -> list[str]:
+        """The ids of lines sent and not answered yet."""
+        with self._lock:
+            return list(self._pending)
+
+    def _resend(self, every: bool) -> None:
+        """Send again what is due (``every``: all of it, as after a reconnection)."""
+        now = time.monotonic()
+        with self._lock:
+            for line_id, pending in list(self._pending.items()):
+                if now - pending.first_sent > GIVE_UP_AFTER:
+                    del self._pending[line_id]
+                elif every or now - pending.last_sent >= RESEND_AFTER:
+                    pending.last_sent = now
+                    self.client.publish(pending.topic, pending.payload, qos=1)
+
+    def _resend_loop(self) -> None:
+        while not self._stopped.wait(RESEND_AFTER / 4):
+            if self.client.is_connected():
+                self._resend(every=False)
+
+    def _settle(self, reply_id: str) -> bool:
+        """Forget the line ``reply_id`` answers; False when its reply was already shown."""
+        with self._lock:
+            if reply_id in self._answered:
+                return False
+            if self._pending.pop(reply_id, None) is None:
+                return True  # not a line of ours (a sync, a "-" for an unreadable one)
+            self._answered[reply_id] = None
+            while len(self._answered) > _SEEN_REPLIES:
+                del self._answered[next(iter(self._answered))]
+            return True
 
     def host(self, op: str) -> None:
         """A host control (``start``, ``next_round``…), for the seat that hosts."""
@@ -132,6 +198,7 @@ class SeatLink:
         client.publish(self.topic("presence"), online, qos=1, retain=True)
         sync = {"v": 1, "id": "sync" + secrets.token_hex(4), "op": "sync"}
         client.publish(self.topic("intent"), encode("intent", sync), qos=1)
+        self._resend(every=True)  # what was said before the connection dropped, same ids
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
@@ -142,4 +209,6 @@ class SeatLink:
             decoded = decode(kind, bytes(message.payload), limit=1 << 20)
         except ProtocolError:
             return  # a screen ignores what it cannot read
+        if kind == "reply" and not self._settle(str(decoded.get("id"))):
+            return  # a second answer to a line sent again
         self.on_message(kind, decoded)

@@ -79,11 +79,17 @@ def _turn(words: Words, seat: int, state: Mapping[str, Any]) -> str:
 
 
 def reply_text(words: Words, reply: Mapping[str, Any]) -> str | None:
-    """An answer or a refusal to this seat, worded; None for a plain "ok"."""
+    """An answer, a question back or a refusal to this seat, worded; None for a plain "ok".
+
+    Refusals are marked "!", questions back ("which one?") "?", answers ">".
+    """
     if reply.get("status") == "error":
         error = reply.get("error") or {}
         return "! " + words.describe("error", str(error.get("code")), error.get("params") or {})
     data = reply.get("data") or {}
+    if data.get("kind") == "question":
+        params = data.get("params") or {}
+        return "? " + words.describe("question", str(data.get("question")), params)
     if data.get("kind") == "answer" or "answer" in data:
         return "> " + words.describe("answer", str(data.get("answer")), data.get("params") or {})
     return None

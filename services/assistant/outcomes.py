@@ -33,6 +33,10 @@ class Refusal:
 
 Understood = Act | Answer | Refusal
 
+# Refusals that are questions back: the line named a move, only not which one. They go out
+# as ``data.kind == "question"`` (status ok), so screens show them apart from refusals.
+QUESTION_CODES = frozenset({"which_card", "which_pile", "which_move", "go_out_or_discard"})
+
 
 def card_of(action: Action) -> str | None:
     """The card an action plays or throws away (a go-out names its discard)."""

@@ -17,7 +17,14 @@ from engine.kings_corner.tables import PENALTY, RANK
 from services.assistant.hint import suggest
 from services.assistant.outcomes import Answer, Refusal, Understood, card_of
 from services.assistant.reading import RANK_TEXT, Reading
-from services.assistant.words import WILD_WORDS, normalize
+from services.assistant.words import (
+    BACK_WORDS,
+    FILLERS,
+    WILD_WORDS,
+    concepts_of,
+    is_known,
+    normalize,
+)
 
 State = Mapping[str, Any]
 KINGS, CROWNS = "kings-corner", "five-crowns"
@@ -64,9 +71,14 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.any("hint")
         or (reading.has("help", "what") and reading.any("play"))
         or (reading.has("should") and (reading.any("what", "play", "move") or _acts(reading)))
+        or (reading.has("do") and not reading.any("turn", "round", "have"))  # "je fais quoi ?"
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
+    if reading.cards and reading.any("you", "can") and not reading.any("what"):
+        return None  # "zou je schoppen zeven op west leggen?", "can I play the two?"
+    if reading.cards and reading.piles and not reading.question:
+        return None  # "ik zou klaveren zes op oost spelen": said, not asked
     if state is None:
         return Refusal("no_game_yet")
     action = suggest(state)
@@ -103,6 +115,11 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
             return None  # "what can go in a corner?" is a rule
     if reading.cards and not all(spec.onto for spec in reading.cards):
         return None
+    if reading.any("build") or (reading.has("pile", "another") and not reading.cards):
+        return None  # "what goes on what?", "a pile onto another?": rules
+    spot = reading.any("empty", "side", "corner") and not reading.cards
+    if spot and not any(spec.code for spec in reading.piles):
+        return None  # "what can I put on an empty spot?" is a rule
     if state is None:
         return Refusal("no_game_yet")
     legal: Sequence[dict[str, Any]] = state.get("legal_actions") or []
@@ -149,16 +166,26 @@ def _counted(code: str, count: int, **params: Any) -> Answer:
 
 def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     everyone_has = reading.has("what", "everyone", "have") and not reading.cards
+    # "cards left for Ben?": a named player's count without "how many"
+    everyone_has = everyone_has or (
+        reading.question
+        and reading.has("left")
+        and reading.any("card", "stock")
+        and not reading.cards
+        and (_named_seat(reading, names) is not None or reading.any("stock"))
+    )  # "cards left in the deck?"
     if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
         return None  # "how many cards in a run?" is a rule
     if (
         not everyone_has
-        and not reading.any("card", "left", "stock")
+        and not reading.any("card", "left", "stock", "draw")
         and not (reading.any("have") and _named_seat(reading, names) is not None)
     ):
         return None
     if reading.any("value") or (reading.any("score") and not reading.any("card")):
         return None
+    if reading.any("score") and (WILD_WORDS & set(reading.words) or reading.cards):
+        return None  # "hoeveel punten is een wilde kaart?" asks what it is worth
     if state is None:
         return Refusal("no_game_yet")
     counts: Sequence[int] = state.get("hand_counts") or []
@@ -216,9 +243,19 @@ def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -
 def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.any("go_out", "score", "meld", "value", "last", "draw") or reading.cards:
         return None
-    whose = reading.any("turn") and (reading.any("who") or (_me(reading) and reading.question))
+    if reading.any("do", "build"):
+        return None  # "what do I do on my turn?" is a rule
+    whose = reading.any("turn") and (
+        reading.any("who")
+        or (reading.question and (_me(reading) or _named_seat(reading, names) is not None))
+    )  # "c'est à Ben ?" asks whose turn too
     plays = reading.has("who") and reading.any("play") and not reading.any("card")
-    short = reading.has("who") and len(reading.words) <= 4 and reading.question
+    short = (
+        reading.has("who")
+        and len(reading.words) <= 4
+        and reading.question
+        and all(is_known(word) or word in FILLERS for word in reading.words)
+    )  # "who's up?", not "who ordered pizza?"
     me_now = (  # "is it me?", "c'est à moi ?", "sou eu?", "ben ik?"
         reading.question
         and len(reading.words) <= 4
@@ -275,8 +312,10 @@ def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     """ "What round is it?" """
     if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
         return None
-    if reading.any("end_turn", "when", "how", "score", "last", "card", "hand") or reading.cards:
+    if reading.cards or reading.any("end_turn", "when", "how", "score", "last", "card", "hand"):
         return None
+    if reading.any("do"):
+        return None  # "je fais quoi pendant mon tour ?" is a rule
     if WILD_WORDS & set(reading.words):
         return None
     if state is None:
@@ -331,6 +370,9 @@ def _standings(
         return None
     if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
         return None  # "how do points work?" is a rule
+    how_to_win = reading.any("how") and (reading.any("round") or reading.has("lead"))
+    if how_to_win and not reading.any("me", "who") and _named_seat(reading, names) is None:
+        return None  # "comment on gagne (la partie) ?", "how do you win?": a rule
     if state is None:
         return Refusal("no_game_yet")
     me = _seat(state)
@@ -351,7 +393,7 @@ def _standings(
     named = _named_seat(reading, names)
     if named is not None and named != me and 0 <= named < len(scores) and not reading.any("who"):
         return Answer("score_of", {"seat": named, "points": scores[named]})
-    if _me(reading) and not reading.any("who") and own is not None:
+    if _me(reading) and not reading.any("who", "lead") and own is not None:
         return Answer("my_total", {"points": own})
     best = min(scores)
     leaders = [seat for seat, total in enumerate(scores) if total == best]
@@ -364,7 +406,13 @@ def _standings(
 
 def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     said_wild = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
-    joker_round = any(s.joker for s in reading.cards) and reading.any("round", "what")
+    jokers = any(s.joker for s in reading.cards)
+    # "les cinq sont jokers ?", "y a des jokers ?": French and Dutch call wild cards jokers
+    joker_round = jokers and (
+        reading.any("round", "what")
+        or any(s.rank for s in reading.cards)
+        or (reading.question and not _me(reading) and not reading.any("can", "play"))
+    )
     if not (said_wild or joker_round) or reading.any("value", "how_many") or _acts(reading):
         return None
     if not (reading.question or reading.any("what")):
@@ -379,18 +427,26 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
+    # "how much is a jack?": a card's price, not how many of it
+    priced = priced or (
+        reading.question
+        and reading.has("how_many")
+        and any(spec.rank for spec in reading.cards)
+        and not reading.any("card", "have", "left", "stock", "me", "everyone")
+    )
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
-    if not priced or (reading.any("me", "who") and not reading.cards):
+    wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
+    if not priced or (reading.any("me", "who") and not reading.cards and not wild_said):
         return None
     if state is None:
         return Refusal("no_game_yet")
     game = state.get("game")
     wild = state.get("wild_rank")
     wild_rank = wild if isinstance(wild, int) else 0
-    wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
     spec = reading.cards[0] if reading.cards else None
-    if game == CROWNS and wild_said:
+    round_joker = spec is not None and spec.joker and reading.any("round")
+    if game == CROWNS and (wild_said or round_joker):  # "le joker de la manche": its wild
         return Answer("card_value_wild", {"points": WILD_PENALTY, "wild_rank": wild_rank})
     if spec is not None and spec.joker:
         if game != CROWNS:
@@ -454,6 +510,16 @@ def _general(reading: Reading) -> bool:
 
 def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
     specific = any(spec.code for spec in reading.piles)
+    if reading.any("build") and not specific:
+        return "build"
+    if reading.any("do") and reading.any("turn", "round"):
+        return "turn"  # "what do I do on my turn?"
+    if reading.has("when", "end_turn") and not reading.any("me", "turn"):
+        return "round_end"  # "when is it over?", "quando acaba?"
+    if reading.any("how") and reading.has("lead") and not reading.any("me", "who"):
+        return "round_end"  # "how do you win?": who goes out first
+    if reading.any("score") and reading.any("how", "mean") and not reading.any("turn", "lead"):
+        return "score_" + str(options.get("scoring", "kings_ten"))  # before "how … works"
     if (
         reading.any("corner")
         and not specific
@@ -466,15 +532,15 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.any("empty") and reading.any("side", "pile") and not specific:
         return "empty_side"
-    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
-        return "turn"
+    if reading.any("how", "what") and reading.any("works") and reading.any("turn", "play"):
+        return "turn"  # "how does a turn work?", "what happens on a turn?"
     if (
         reading.any("round")
         and reading.any("end_turn", "when", "score")
         and (reading.any("when", "how", "end_turn"))
     ):
         return "round_end"
-    if reading.any("draw") and reading.any("when", "how_many", "should", "can", "how"):
+    if reading.any("draw") and reading.any("when", "how_many", "should", "can", "how", "every"):
         return "draw_" + str(options.get("draw", "start"))
     if reading.any("score") and reading.any("how", "mean"):
         return "score_" + str(options.get("scoring", "kings_ten"))
@@ -490,6 +556,14 @@ def _me_specific(reading: Reading) -> bool:
 
 
 def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
+    if reading.any("go_out") and reading.any("someone", "after"):
+        return "last_turn"  # "do I still play after someone went out?"
+    if reading.any("do") and reading.any("turn", "round"):
+        return "turn"
+    if reading.has("when", "end_turn") and not reading.any("me", "turn", "go_out"):
+        return "round_end"
+    if reading.any("score") and reading.any("how", "mean") and not reading.any("turn"):
+        return "score"  # "how does scoring work in this game?", and "how do you win?"
     if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can"):
         if reading.any("me") and reading.any("can") and not reading.any("how", "mean"):
             return None  # "can I go out?" is about this hand
@@ -498,11 +572,14 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "melds"
     if reading.any("last") and reading.any("turn", "round"):
         return "last_turn"
-    if reading.any("how") and reading.any("works") and reading.any("turn", "play"):
+    if reading.any("how", "what") and reading.any("works") and reading.any("turn", "play"):
         return "turn"
     if reading.any("round") and reading.any("end_turn", "when") and reading.any("when", "how"):
         return "round_end"
-    if reading.any("discard") and reading.any("take", "draw") and reading.any("can"):
+    thrown_back = sum(bool(concepts_of(word) & {"discard"}) for word in reading.words) >= 2 or (
+        bool(BACK_WORDS & set(reading.words))
+    )  # "throw back the card I took from the discard", not "can I take the discard?"
+    if thrown_back and reading.any("take", "draw") and reading.any("can"):
         return "discard_taken_" + ("yes" if options.get("discard_taken") else "no")
     if reading.any("score") and reading.any("how", "mean", "when"):
         return "score"

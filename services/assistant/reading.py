@@ -12,6 +12,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from services.assistant.idioms import idiom_spans, separable_concepts
 from services.assistant.sounds import PILE_SOUNDS, RANK_SOUNDS, SUIT_SOUNDS
 from services.assistant.words import (
     COLOUR_WORDS,
@@ -164,14 +165,26 @@ def plain_keep_case(text: str) -> str:
 def read(text: str, lang: str | None = None) -> Reading:
     """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
     words, upper = tokens(_INTERJECTION.sub("", text, count=1))
-    concepts: set[str] = set()
-    for word in words:
-        concepts.update(concepts_of(word, lang if lang in LANGUAGES else None))
-    piles, pile_at = _piles(words, upper)
+    speaker = lang if lang in LANGUAGES else None
+    per_word = [set(concepts_of(word, speaker)) for word in words]
+    added: set[str] = set()
+    for start, end, (_, add, drop) in idiom_spans(words):
+        added |= add
+        for index in range(start, end):
+            per_word[index] -= drop
+    _out_of_a_pile(words, per_word)
+    for index in range(1, len(words)):
+        if words[index] == "out" and "discard" in per_word[index - 1]:
+            per_word[index].discard("go_out")  # "throw out the four", "chuck out": discard
+    negated = _negated(words, per_word)
+    concepts: set[str] = set(added).union(*per_word)
+    if speaker in (None, "nl"):
+        concepts |= separable_concepts(words)
+    piles, pile_at = _piles(words, upper, speaker)
     cards = _cards(words, pile_at)
     stripped = text.strip()
     question = stripped.endswith("?") or (bool(words) and words[0] in QUESTION_STARTS)
-    negated = _negated(words)
+    _in_context(words, concepts, cards, question)
     pairs = set(itertools.pairwise(words))
     if ("ce", "qui") in pairs and words.count("qui") == 1:
         concepts.discard("who")  # "qu'est-ce qui…" asks what, not who
@@ -193,6 +206,51 @@ def read(text: str, lang: str | None = None) -> Reading:
     return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated)
 
 
+_STOCK_WORDS = frozenset({"stock", "discard_pile"})
+
+
+def _out_of_a_pile(words: list[str], per_word: list[set[str]]) -> None:
+    """ "uit de pot", "out of the deck": where a card comes from, not going out."""
+    for index, found in enumerate(per_word):
+        if "go_out" not in found:
+            continue
+        later = index + 1
+        while later < len(words) and (words[later] in ARTICLES or words[later] in CONNECTORS):
+            later += 1
+        if later > index + 1 and later < len(words) and per_word[later] & _STOCK_WORDS:
+            found.discard("go_out")
+
+
+def _has_target(words: list[str]) -> bool:
+    return any(word in ONTO for word in words[1:])
+
+
+def _in_context(
+    words: list[str], concepts: set[str], cards: tuple[CardSpec, ...], question: bool
+) -> None:
+    """Concepts the words carry only together."""
+    if "lead" in concepts:
+        concepts.add("score")  # "am I winning?" asks for the standings
+    if "conditional" in concepts and (question or "what" in concepts):
+        concepts.add("should")  # "tu jouerais quoi ?", "o que você jogaria?": a hint asked
+    if "end_turn" in concepts and cards and _has_target(words):
+        concepts.discard("end_turn")  # "passa o sete pro norte": passing a card on, a move
+        concepts.add("move")
+    if "af" in words and {"play", "discard"} <= concepts and not _has_target(words):
+        concepts.discard("play")  # Dutch "ik leg (de negen) af": afleggen, split
+    taking = "take" in concepts and "card" in concepts and not concepts & _STOCK_WORDS
+    if taking and not cards and not (question and concepts & {"how_many", "have", "what"}):
+        concepts.add("draw")  # "grab a card", "ik pak een kaart": a card off the stock
+    mine = "me" in concepts and "have" in concepts and "how_many" in concepts
+    if mine and not cards and not concepts & {"card", "stock", "left", "draw", "score"}:
+        concepts.add("score")  # "hoeveel heb ik?", "quanto eu tenho?": points, not cards
+    whats = [index for index, word in enumerate(words) if "what" in concepts_of(word)]
+    if len(whats) >= 2 and any(
+        word in ONTO or word == "cima" for word in words[whats[0] + 1 : whats[-1]]
+    ):
+        concepts.add("build")  # "what goes on what?", "wat mag op wat?"
+
+
 ARTICLES = frozenset(
     {"the", "le", "la", "l", "les", "o", "os", "as", "het", "that", "this", "ce", "cette",
      "a", "an", "un", "une", "um", "uma", "een", "de",
@@ -208,16 +266,30 @@ _HANDING_OVER = frozenset(
 )  # fmt: skip
 _NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
 _ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
+_NEGATIVE_WORDS = frozenset({"nada", "rien", "niks", "niets", "nothing"})
 
 
-def _negated(words: list[str]) -> bool:
-    """A negation right before an action word: "don't draw", "ne pioche pas", "niet trekken"."""
+def _negated(words: list[str], per_word: list[set[str]]) -> bool:
+    """A negation right before an action word: "don't draw", "ne pioche pas", "niet trekken".
+
+    When another action is said outside the negation ("discard the king, I'm not going
+    out"), the negated words lose their actions and the line stands for the other one.
+    """
+    negated: set[int] = set()
     for index, word in enumerate(words):
         if word in _NEGATIONS:
-            after = words[index + 1 : index + 3]
-            if any(concepts_of(later) & _ACTS for later in after):
-                return True
-    return False
+            negated.update(range(index + 1, min(index + 4, len(words))))
+        elif word == "pas" and index:  # "je ne sors pas": the verb before
+            negated.add(index - 1)
+    # "não tenho mais nada", "I can't do nothing": the word is its own negation
+    acting = [i for i in negated if per_word[i] & _ACTS and words[i] not in _NEGATIVE_WORDS]
+    if not acting:
+        return False
+    if any(per_word[i] & _ACTS for i in range(len(words)) if i not in negated):
+        for i in acting:
+            per_word[i] -= _ACTS
+        return False
+    return True
 
 
 def _role(words: list[str], index: int) -> tuple[bool, bool]:
@@ -229,8 +301,8 @@ def _role(words: list[str], index: int) -> tuple[bool, bool]:
         after = words[before + 1]
         if word == "a" and after in ("l", "la", "le"):  # French "à l'est", "à la dame"
             return True, False
-        if word in ONTO:
-            return True, False
+        if word in ONTO or (word in FROM and before and words[before - 1] == "cima"):
+            return True, False  # "em cima do norte": on top of north
         if word == "de":
             after_de = after_de or before == index - 1
         elif word in FROM:
@@ -241,7 +313,9 @@ def _role(words: list[str], index: int) -> tuple[bool, bool]:
     return False, after_de
 
 
-def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], set[int]]:
+def _piles(
+    words: list[str], upper: list[bool], lang: str | None = None
+) -> tuple[tuple[PileSpec, ...], set[int]]:
     piles: list[PileSpec] = []
     used: set[int] = set()
     index = 0
@@ -254,6 +328,9 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
             code = CORNER_WORDS[word]
         elif word in VERTICAL and following in HORIZONTAL:
             code, width = VERTICAL[word] + HORIZONTAL[following], 2
+        elif word in VERTICAL and _heard_side(following, lang):
+            side = PILE_SOUNDS.closest(following, lang) or ""
+            code, width = VERTICAL[word] + side, 2  # "south waste", "zuid weest": a corner
         elif word in VERTICAL:
             code = VERTICAL[word]
         elif word in HORIZONTAL and (word != "est" or _est_is_east(words, index)):
@@ -262,8 +339,12 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
             code, width = corner
         elif upper[index] and word.upper() in PILE_CODES:
             code = word.upper()
-        elif len(word) >= 3 and _wants_pile(words, index) and _unknown(word):
-            code = PILE_SOUNDS.closest(word)
+        elif (
+            len(word) >= 3
+            and _unknown(word)
+            and (_wants_pile(words, index) or _after_move(words, index))
+        ):
+            code = PILE_SOUNDS.closest(word, lang)
         if code is not None:
             onto, source = _role(words, index)
             piles.append(PileSpec(code, index, onto=onto, source=source, corner=len(code) == 2))
@@ -276,6 +357,11 @@ def _piles(words: list[str], upper: list[bool]) -> tuple[tuple[PileSpec, ...], s
                 width = 2
         index += width
     return tuple(piles), used
+
+
+def _heard_side(word: str, lang: str | None) -> bool:
+    """An unknown word that sounds like east or west (after "south", "north")."""
+    return len(word) >= 4 and _unknown(word) and PILE_SOUNDS.closest(word, lang) in ("E", "W")
 
 
 def _screen_corner(words: list[str], index: int) -> tuple[str, int] | None:
@@ -304,6 +390,14 @@ def _unknown(word: str) -> bool:
     if word in known or word in FILLERS or word in ONTO or word in FROM:
         return False
     return not concepts_of(word) and card_code(word) is None
+
+
+def _after_move(words: list[str], index: int) -> bool:
+    """Right after "move" (articles between): the pile that moves, "move o lste…"."""
+    before = index - 1
+    while before >= 0 and words[before] in ARTICLES:
+        before -= 1
+    return before >= 0 and "move" in concepts_of(words[before])
 
 
 def _wants_pile(words: list[str], index: int) -> bool:
@@ -359,8 +453,10 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
         if rank is None:
             continue
         suit, colour, taken = _suit_and_colour(words, index, used)
-        if word in WEAK_RANKS and suit is None:
-            continue  # "een zwarte zes": the article is no ace
+        if word in WEAK_RANKS and not _ace_after_article(words, index):
+            said_suit = any(words[at] in SUIT_WORDS for at in taken)
+            if suit is None or not said_suit:
+                continue  # "een zwarte zes", "un coup": the article is no ace
         if rank < 0:  # a rank heard only by its sound: "for of clubs", "schoppen zeeven"
             # Only one of the two by its sound: the suit must be a word we know.
             before = index - 1 in taken and words[index - 1] in SUIT_WORDS
@@ -387,11 +483,19 @@ _CARD_OR_PILE = frozenset(
 _ACTION_CONCEPTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
 
 
+def _ace_after_article(words: list[str], index: int) -> bool:
+    """ "l'as", "o ás": "as" after an article is the ace, not English "as" or "as" (the)."""
+    return words[index] == "as" and index > 0 and words[index - 1] in ("l", "o", "um")
+
+
 def _suit_follows(words: list[str], index: int) -> bool:
     """A connector and then a suit word (or its sound) right after ``index``."""
     if index + 2 >= len(words) or words[index + 1] not in CONNECTORS:
         return False
-    return words[index + 2] in SUIT_WORDS
+    after = words[index + 2]
+    return after in SUIT_WORDS or (
+        len(after) >= 4 and _unknown(after) and SUIT_SOUNDS.closest(after) is not None
+    )
 
 
 def _next_is_card(words: list[str], index: int) -> bool:
@@ -431,7 +535,9 @@ def _suit_and_colour(
     colour: str | None = None
     taken: set[int] = set()
     after = index + 1
-    while after < len(words) and words[after] in CONNECTORS:
+    while after < len(words) and (  # "le six noir de pique": a colour may come between
+        words[after] in CONNECTORS or (words[after] in COLOUR_WORDS and after not in used)
+    ):
         after += 1
     if after < len(words) and after not in used:
         found = SUIT_WORDS.get(words[after]) or (

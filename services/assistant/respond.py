@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from protocol.messages import act_intent
+from services.assistant.outcomes import QUESTION_CODES
 from services.assistant.understand import Act, Answer, understand
 
 Outgoing = tuple[Literal["intent", "reply"], dict[str, Any]]
@@ -20,8 +21,10 @@ def respond(
 ) -> Outgoing:
     """("intent", message) to send as the seat, or ("reply", message) to the seat alone.
 
-    An answer is ``status: ok`` with ``data.kind == "answer"``; a refusal or a question
-    back ("which pile?") is ``status: error`` with a code, as the tables service's are.
+    An answer is ``status: ok`` with ``data.kind == "answer"``; a question back ("which
+    pile?") is ``status: ok`` with ``data.kind == "question"`` (the line was understood,
+    only not which move); a refusal is ``status: error`` with a code, as the tables
+    service's are.
     """
     state = view.get("state") if view else None
     lang = said.get("lang")
@@ -34,6 +37,9 @@ def respond(
         return "intent", act_intent(said["id"], view["seq"], view["player"], understood.action)
     if isinstance(understood, Answer):
         data = {"kind": "answer", "answer": understood.code, "params": understood.params}
+        return "reply", {"v": 1, "id": said["id"], "status": "ok", "data": data}
+    if understood.code in QUESTION_CODES:
+        data = {"kind": "question", "question": understood.code, "params": understood.params}
         return "reply", {"v": 1, "id": said["id"], "status": "ok", "data": data}
     return "reply", error_reply(str(said["id"]), understood.code, understood.params)
 

@@ -71,28 +71,35 @@ def _one_edit(a: str, b: str) -> bool:
 class SoundIndex(Generic[Meaning]):
     """Known words by sound key, to find what a slip or typo stands for."""
 
-    def __init__(self, words: Mapping[str, Meaning]) -> None:
+    def __init__(
+        self, words: Mapping[str, Meaning], languages: Mapping[str, str] | None = None
+    ) -> None:
         self.words = dict(words)
+        self.languages = dict(languages or {})  # a word's languages ("en nl"), if known
         self._by_key: dict[str, set[Meaning]] = {}
         for word, meaning in self.words.items():
             for key in sound_keys(word):
                 self._by_key.setdefault(key, set()).add(meaning)
 
-    def closest(self, heard: str) -> Meaning | None:
-        """What ``heard`` stands for, when every known word like it means one thing."""
+    def closest(self, heard: str, lang: str | None = None) -> Meaning | None:
+        """What ``heard`` stands for, when every known word like it means one thing.
+
+        Sound first; else one keystroke away; when that still leaves two meanings, the
+        speaker's own language's word ("oest" is Portuguese "oeste", not Dutch "oost").
+        """
         if heard in self.words:
             return self.words[heard]
         alike = {meaning for key in sound_keys(heard) for meaning in self._by_key.get(key, ())}
         if len(alike) == 1:
             return next(iter(alike))
-        if len(heard) >= 4 and not alike:
-            typed = {
-                meaning
-                for word, meaning in self.words.items()
-                if len(word) >= 4 and _one_edit(heard, word)
-            }
-            if len(typed) == 1:
-                return next(iter(typed))
+        if len(heard) < 4:
+            return None
+        near = [word for word in self.words if len(word) >= 4 and _one_edit(heard, word)]
+        typed = {self.words[word] for word in near}
+        if len(typed) > 1 and lang is not None:
+            typed = {self.words[w] for w in near if lang in self.languages.get(w, lang).split()}
+        if len(typed) == 1 and (not alike or typed <= alike):
+            return next(iter(typed))
         return None
 
 
@@ -100,4 +107,11 @@ class SoundIndex(Generic[Meaning]):
 # "treze" would sound like "three".
 RANK_SOUNDS = SoundIndex({word: rank for word, rank in RANK_WORDS.items() if rank <= 10})
 SUIT_SOUNDS = SoundIndex(SUIT_WORDS)
-PILE_SOUNDS = SoundIndex({**VERTICAL, **HORIZONTAL, **CORNER_WORDS})
+_PILE_LANGUAGES = {
+    "north": "en", "south": "en", "east": "en", "northeast": "en", "northwest": "en",
+    "southeast": "en", "southwest": "en", "nord": "fr", "sud": "fr", "est": "fr", "ouest": "fr",
+    "norte": "pt", "sul": "pt", "leste": "pt", "oeste": "pt", "nordeste": "pt", "noroeste": "pt",
+    "sudeste": "pt", "sudoeste": "pt", "noord": "nl", "zuid": "nl", "oost": "nl",
+    "noordoost": "nl", "noordwest": "nl", "zuidoost": "nl", "zuidwest": "nl", "west": "en nl",
+}  # fmt: skip
+PILE_SOUNDS = SoundIndex({**VERTICAL, **HORIZONTAL, **CORNER_WORDS}, _PILE_LANGUAGES)

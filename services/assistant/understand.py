@@ -19,7 +19,7 @@ from typing import Any
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
 from services.assistant.reading import CardSpec, PileSpec, Reading, read
-from services.assistant.words import FILLERS, concepts_of, is_known
+from services.assistant.words import CONNECTORS, FILLERS, FROM, ONTO, concepts_of, is_known
 
 Action = dict[str, Any]
 __all__ = ["Act", "Answer", "Refusal", "Understood", "fits", "understand"]
@@ -39,6 +39,7 @@ PRONOUNS = frozenset(
     {"i", "me", "my", "je", "j", "moi", "ma", "mon", "eu", "ik", "mij", "mijn", "you", "tu"}
 )
 DUTCH_ASK = frozenset({"kun", "kan", "wil", "zou"})
+STRUCTURE = ONTO | FROM | CONNECTORS  # "from", "onto": neither known nor noise
 
 
 def is_request(words: Sequence[str]) -> bool:
@@ -78,7 +79,18 @@ def understand(
         return _go_out_check(matches[0], reading, legal)
     if matches:
         return _which(matches)
-    return _fallback(text, reading, state)
+    asked = _which_discard(reading, legal)
+    return asked if asked is not None else _fallback(text, reading, state)
+
+
+def _which_discard(reading: Reading, legal: Sequence[Action]) -> Refusal | None:
+    """ "Discard", "je défausse": the move is named, not the card; ask which one."""
+    if reading.concepts & VERBS != {"discard"} or reading.cards or reading.piles:
+        return None
+    if _mostly_unknown(reading):
+        return None  # "discard the crisps"
+    cards = sorted({str(a["card"]) for a in legal if a["type"] == "discard"})
+    return Refusal("which_card", {"cards": cards}) if len(cards) > 1 else None
 
 
 def _noise(reading: Reading, matches: list[Action]) -> bool:
@@ -91,10 +103,13 @@ def _noise(reading: Reading, matches: list[Action]) -> bool:
 def _mostly_unknown(reading: Reading) -> bool:
     """As many words the assistant does not know as words it knows."""
     known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
-    unknown = sum(
-        not is_known(word) and len(word) > 2 and word not in FILLERS for word in reading.words
-    )
+    unknown = sum(_unknown_word(word) for word in reading.words)
     return unknown >= known
+
+
+def _unknown_word(word: str) -> bool:
+    """A word the assistant does not know and that is not mere padding."""
+    return len(word) > 2 and not is_known(word) and word not in FILLERS and word not in STRUCTURE
 
 
 def _unique(actions: list[Action]) -> list[Action]:
@@ -107,8 +122,10 @@ def _unique(actions: list[Action]) -> list[Action]:
 
 def _legality(reading: Reading, matches: list[Action]) -> Understood:
     """ "Can I play the seven on north?": yes or no, and nothing is played."""
-    if not (reading.cards or reading.piles or reading.concepts & VERBS) or (
-        not (reading.cards or reading.piles) and _mostly_unknown(reading)
+    if (
+        not (reading.cards or reading.piles or reading.concepts & VERBS)
+        or (not (reading.cards or reading.piles) and _mostly_unknown(reading))
+        or not (reading.cards or reading.piles or reading.any("me", "can"))  # "anyone want…"
     ):
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if len(matches) == 1:
@@ -329,11 +346,16 @@ def _fits_draw(
             return True  # "the queen from the discard, please"
         if "take" in verbs and reading.has("there") and not reading.any("card", "stock"):
             return True  # "I'll have that", "je prends ça": the card everyone sees
+        if not verbs and reading.cards and not reading.question:
+            return reading.concepts <= {"card", "there"}  # "the queen, please": the top one
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False
-    if not verbs:  # "a card, please": a card and nothing else asked for
-        return reading.has("card") and not reading.question and len(reading.concepts) == 1
+    if not verbs:  # "a card, please", "een kaart uit de pot": a card and nothing else asked for
+        only_cards = reading.concepts <= {"card", "stock", "pile", "top"} and reading.any(
+            "card", "stock"
+        )  # "top of the deck, please", "de bovenste van de stapel"
+        return only_cards and not reading.question
     return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 
 
@@ -343,7 +365,8 @@ def _fits_draw(
 def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understood:
     hand: Sequence[str] = state.get("hand") or []
     whole = _whole_action(reading, str(state.get("game")))
-    if whole is not None and (card_of(whole) is None or card_of(whole) in hand):
+    clear = not any(_unknown_word(word) for word in reading.words)  # "on south waste": no
+    if whole is not None and clear and (card_of(whole) is None or card_of(whole) in hand):
         return Act(whole)
     top = state.get("discard_top")
     verbs = reading.concepts & VERBS

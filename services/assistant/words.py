@@ -121,7 +121,8 @@ IS_BEFORE = frozenset({"ce", "il", "elle", "on", "a", "au", "mon", "ma", "le", "
 # Where a card goes (the target follows) and where a pile comes from.
 ONTO = frozenset(
     {"on", "onto", "to", "over", "sur", "au", "aux", "vers", "no", "na", "em", "para",
-     "sobre", "op", "naar", "bij", "in", "into", "dans", "ao", "nos", "nas", "num", "numa"}
+     "sobre", "op", "naar", "bij", "in", "into", "dans", "ao", "nos", "nas", "num", "numa",
+     "pro", "pra", "pros", "pras", "prum", "pruma"}
 )  # fmt: skip
 FROM = frozenset({"from", "de", "du", "des", "da", "do", "van", "uit", "off"})
 
@@ -143,45 +144,49 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
     },
     "discard": {
-        "en": ("discard", "throw", "toss", "dump", "ditch", "rid"),
-        "fr": ("defausser", "defausse", "jeter", "jette", "ecarter"),
+        "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck"),
+        "fr": ("defausser", "defausse", "jeter", "jette", "ecarter", "balancer", "virer",
+               "lacher", "larguer"),
         "pt": ("descartar", "descarto", "descarte", "largar", "fora"),
-        "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg"),
+        "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg",
+               "lozen", "loos"),
     },
     "go_out": {
         "en": ("out",),
         "fr": ("sortir", "sors", "sorti"),
         "pt": ("bater", "bato", "bati", "sair", "saio", "fechar"),
-        "nl": ("uitgaan", "uit"),
+        "nl": ("uitgaan", "uit", "uitkomen"),
     },
     "end_turn": {
-        "en": ("end", "done", "pass", "finish", "stop", "nothing"),
+        "en": ("end", "done", "pass", "finish", "stop", "nothing", "skip"),
         "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien"),
         "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada",
+               "encerrar", "encerro",
                "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
                "niks", "niets",
-               "beeindigen", "afgelopen"),
+               "beeindigen", "beeindigd", "geeindigd", "afgelopen", "voorbij"),
     },
     "move": {
         "en": ("move", "shift", "slide", "transfer"),
         "fr": ("deplacer", "deplace", "bouger", "transferer"),
-        "pt": ("mover", "move", "mudar", "transferir", "arrastar"),
+        "pt": ("mover", "move", "mudar", "transferir", "arrastar", "mexer", "mexo"),
         "nl": ("verplaatsen", "verschuiven", "schuiven", "verleggen"),
     },
     "play": {
-        "en": ("play", "put", "place", "lay", "drop", "stick", "go"),
-        "fr": ("jouer", "joue", "poser", "pose", "mettre", "mets", "placer", "va"),
+        "en": ("play", "put", "place", "lay", "drop", "stick", "go", "pop", "slap", "add"),
+        "fr": ("jouer", "joue", "poser", "pose", "mettre", "mets", "placer", "va", "ajouter"),
         "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "botar", "meter", "vai",
-               "baixar", "baixo"),
-        "nl": ("spelen", "speel", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat",
+               "mandar", "baixar", "baixo"),
+        "nl": ("spelen", "speel", "speelt", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat",
                "neerleggen"),
     },
     "card": {
-        "en": ("card",), "fr": ("carte",), "pt": ("carta",), "nl": ("kaart", "kaarten"),
+        "en": ("card",), "fr": ("carte",), "pt": ("carta", "cartinha"),
+        "nl": ("kaart", "kaarten", "kaartje"),
     },
     "stock": {
-        "en": ("stock", "deck", "pile", "draw", "stack"),
+        "en": ("stock", "deck", "pile", "draw", "stack", "blind", "pack"),
         "fr": ("pioche", "talon", "paquet", "pile"),
         "pt": ("monte", "baralho", "pilha", "mesa"),
         "nl": ("stapel", "pot", "trekstapel", "stock"),
@@ -198,7 +203,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "pt": ("pilha", "monte", "coluna"),
         "nl": ("stapel", "rij", "kolom"),
     },
-    "corner": {"en": ("corner",), "fr": ("coin",), "pt": ("canto",), "nl": ("hoek",)},
+    "corner": {"en": ("corner",), "fr": ("coin",), "pt": ("canto", "cantinho"),
+               "nl": ("hoek", "hoekje")},
     "side": {
         "en": ("side", "spot", "space", "place", "gap", "hole"),
         "fr": ("cote", "place", "emplacement", "trou", "case"),
@@ -207,7 +213,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "empty": {"en": ("empty", "free"), "fr": ("vide", "libre"), "pt": ("vazio", "vazia", "livre"),
               "nl": ("leeg", "lege", "vrij", "vrije")},
-    "who": {"en": ("who", "whose", "whom"), "fr": ("qui",), "pt": ("quem",), "nl": ("wie",)},
+    "who": {"en": ("who", "whose", "whom"), "fr": ("qui",), "pt": ("quem",),
+            "nl": ("wie", "wiens")},
     "what": {
         "en": ("what", "which", "whats"),
         "fr": ("quoi", "que", "quel", "quelle", "quels", "quelles", "qu"),
@@ -239,14 +246,18 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("moet", "zou", "zal", "raad"),
     },
     "hint": {
-        "en": ("hint", "hints", "suggestion", "advice", "advise", "best", "tip", "clue", "idea"),
-        "fr": ("indice", "conseil", "suggestion", "meilleur", "idee", "astuce", "aide-moi"),
-        "pt": ("dica", "sugestao", "conselho", "melhor", "ideia", "palpite"),
-        "nl": ("hint", "tip", "advies", "beste", "suggestie", "idee"),
+        "en": ("hint", "hints", "suggestion", "advice", "advise", "best", "tip", "clue", "idea",
+               "recommendation"),
+        "fr": ("indice", "conseil", "suggestion", "meilleur", "idee", "astuce", "aide-moi",
+               "propose", "proposer", "suggere", "conseille", "recommande"),
+        "pt": ("dica", "sugestao", "conselho", "melhor", "ideia", "palpite", "sugere", "sugerir",
+               "sugira", "recomenda", "recomendas"),
+        "nl": ("hint", "tip", "advies", "beste", "suggestie", "idee", "voorstel", "voorstellen",
+               "aanraden", "aanrader"),
     },
     "help": {
         "en": ("help", "commands", "command", "instructions"),
-        "fr": ("aide", "commandes", "commande", "aider"),
+        "fr": ("aide", "commandes", "aider"),  # not "commande": "qui a commandé ?" (ordered)
         "pt": ("ajuda", "ajudar", "socorro"),  # not "comando": its stem is "com", as "como"
         "nl": ("hulp", "help", "commando", "commandos", "helpen"),
     },
@@ -254,13 +265,14 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "pt": ("vez", "turno", "proximo", "espera"),
              "nl": ("beurt", "volgende", "wachten")},
     "show": {"en": ("show", "tell", "list", "see", "remind"),
-             "fr": ("montre", "dis", "voir", "affiche", "rappelle"),
-             "pt": ("mostra", "diz", "ver", "mostrar", "lembra"),
-             "nl": ("toon", "laat", "zien", "zeg", "herinner")},
-    "works": {"en": ("work", "works", "counted", "calculated"),
+             "fr": ("montre", "dis", "voir", "affiche", "rappelle", "liste", "lister"),
+             "pt": ("mostra", "diz", "ver", "mostrar", "lembra", "lista", "listar"),
+             "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen")},
+    "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen",
+                     "scoring"),
               "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
-              "pt": ("funciona", "conta", "contam", "calcula", "contar"),
-              "nl": ("werkt", "telt", "geteld", "berekend", "tellen")},
+              "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece"),
+              "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling", "gebeurt")},
     "options": {"en": ("options", "choices"), "fr": ("options", "choix"),
                 "pt": ("opcoes", "escolhas"), "nl": ("opties", "keuzes", "mogelijkheden")},
     "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
@@ -269,17 +281,33 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("score", "scores", "points", "point", "total", "standings", "winning", "win",
                "leading", "lead", "ahead", "losing", "scoreboard", "tally"),
         "fr": ("score", "points", "point", "total", "classement", "gagne", "gagner", "mene",
-               "tete", "perd", "devant"),
+               "tete", "perd", "devant", "resultat", "resultats"),
         "pt": ("placar", "pontos", "ponto", "pontuacao", "total", "ganhando", "ganhar",
-               "vencendo", "frente", "liderando", "perdendo"),
-        "nl": ("score", "punten", "punt", "stand", "totaal", "wint", "winnen", "voor",
-               "leidt", "verliest"),
+               "vencendo", "frente", "liderando", "perdendo", "resultado", "contagem"),
+        "nl": ("score", "punten", "punt", "stand", "totaal", "wint", "winnen",
+               "leidt", "verliest", "geteld", "telling", "bovenaan", "uitslag", "tussenstand"),
     },
+    # Who is ahead: also a "score" question ("am I winning?" asks for the leader).
+    "lead": {
+        "en": ("winning", "win", "leading", "lead", "ahead", "front", "beating"),
+        "fr": ("gagne", "gagner", "gagnant", "mene", "tete", "devant", "premier", "premiere",
+               "bat", "battre"),
+        "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha",
+               "primeiro", "primeira", "lideranca"),
+        "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar", "eerste",
+               "voorsprong", "verslaat", "verslaan"),
+    },
+    "every": {"en": ("every",), "fr": ("chaque",), "pt": ("toda", "todo"),
+              "nl": ("elke", "iedere")},
+    "someone": {"en": ("someone", "somebody", "anyone", "anybody"), "fr": ("quelqu",),
+                "pt": ("alguem",), "nl": ("iemand",)},
+    "after": {"en": ("after", "afterwards"), "fr": ("apres",), "pt": ("depois",),
+              "nl": ("nadat", "daarna")},
     "value": {
         "en": ("worth", "value", "cost", "costs", "count"),
         "fr": ("vaut", "valeur", "valent", "coute", "compte"),
         "pt": ("vale", "valem", "valor", "custa", "conta"),
-        "nl": ("waard", "telt", "kost"),  # not "waarde": its stem is "waar", "where"
+        "nl": ("waard", "telt", "kost", "opleveren"),  # not "waarde": its stem is "waar"
     },
     "round": {"en": ("round", "hand", "game"), "fr": ("manche", "partie", "tour"),
               "pt": ("rodada", "ronda", "partida"),
@@ -314,7 +342,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "mean": {
         "en": ("mean", "means", "meaning", "explain", "rule", "rules"),
-        "fr": ("signifie", "veut", "dire", "explique", "regle", "regles"),
+        "fr": ("signifie", "dire", "explique", "regle", "regles"),  # "veut dire": idioms.py
         "pt": ("significa", "dizer", "explica", "regra", "regras"),
         "nl": ("betekent", "betekenis", "uitleg", "regel", "regels"),
     },
@@ -348,8 +376,37 @@ FILLERS = frozenset(
      "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "por", "favor",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
-     "dank", "bedankt"}
+     "dank", "bedankt", *{"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "d", "m",
+     "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
+     "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
+     "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
+     "geloof", "eentje"}}
 )  # fmt: skip
+# "Throw it back": a card taken from the discard pile, thrown away again.
+BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
+# Discourse words whose look-alike stems mean something ("valeu", thanks, is not "vale",
+# worth): they carry no concept at all.
+NOTHING_WORDS = frozenset(
+    {"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "valeu", "beleza", "tipo", "hoor",
+     "toch", "guess", "think", "maybe", "cheers", "merci", "obrigado", "obrigada", "thanks",
+     "bedankt", "voila", "bref", "genre"}
+)  # fmt: skip
+# Words that mean something else in the speaker's own language, by language: French
+# "pas" is a negation, never Dutch "ik pas"; Portuguese "tô"/"tou" is "estou", I am.
+LANGUAGE_ONLY: dict[str, dict[str, frozenset[str]]] = {
+    "en": {"a": frozenset(), "as": frozenset()},  # articles, not French "il a", "tu as"
+    "fr": {"pas": frozenset(), "je": frozenset({"me"})},
+    "pt": {
+        "to": frozenset({"me"}),
+        "tou": frozenset({"me"}),
+        "ta": frozenset(),
+        "dois": frozenset(),
+        "a": frozenset(),  # the article
+        "as": frozenset(),
+    },
+    "nl": {"je": frozenset({"you"})},  # "hoe win je?": you, not French "je"
+}
+
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
 # A card written as its code ("7h", "10s", "qd"); aces are left out: "as", "ah", "ad" are words.
@@ -388,7 +445,10 @@ def stems(word: str) -> tuple[str, ...]:
 
 
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
-_EXACT_ONLY = frozenset({"wil"})
+# "scored" is how, "scores" what; "commande" (ordered) is no command.
+_EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
+    {"scoring"} | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
+)
 
 
 def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozenset[str]], ...]]:
@@ -418,12 +478,52 @@ def concepts_of(word: str, lang: str | None = None) -> frozenset[str]:
     Stems are compared in the speaker's language only, because a word stemmed the
     Portuguese way can meet another language's stem by chance ("place", "placar").
     """
+    if word in NOTHING_WORDS:
+        return frozenset()
+    if lang in LANGUAGE_ONLY and word in LANGUAGE_ONLY[lang]:
+        return LANGUAGE_ONLY[lang][word]
+    found = set(form_concepts(word, lang))
+    if lang in (None, "fr") and not found and len(word) >= 7 and word.endswith("ons"):
+        found.update(form_concepts(word[:-3] + "er", "fr"))  # "piochons", "jouons": let's draw
+    if not found and lang in (None, "nl") and len(word) >= 8:
+        found.update(_compound_concepts(word))  # "puntentelling", "kaartenstapel"
+    if found and not found & {"can", "should"} and _conditional(word, lang):
+        found.add("conditional")  # "jouerais", "jogaria": in a question, a hint asked
+    return frozenset(found)
+
+
+def form_concepts(word: str, lang: str | None) -> set[str]:
     found = set(_EXACT.get(word, ()))
     if len(word) >= 4:
         for code, table, stem in zip(LANGUAGES, _BY_STEM, stems(word), strict=True):
             if lang is None or code in (lang, "en"):
                 found.update(table.get(stem, ()))
-    return frozenset(found)
+    return found
+
+
+def _compound_concepts(word: str) -> set[str]:
+    """A Dutch compound of two known words, by its parts (joined by "s" or "en" or not)."""
+    for cut in range(4, len(word) - 3):
+        head, tail = word[:cut], word[cut:]
+        tail_found = form_concepts(tail, "nl")
+        head_found = form_concepts(head, "nl") or (
+            form_concepts(head[:-1], "nl") if head.endswith("s") else set()
+        )
+        if head_found and tail_found:
+            return head_found | tail_found
+    return set()
+
+
+_CONDITIONAL = {"fr": ("erais", "erait", "irais", "rais", "rait"), "pt": ("aria", "eria", "iria")}
+
+
+def _conditional(word: str, lang: str | None) -> bool:
+    """A French or Portuguese conditional ("jouerais", "jogaria"): what one would do."""
+    return any(
+        len(word) >= 6 and word.endswith(_CONDITIONAL[code])
+        for code in _CONDITIONAL
+        if lang is None or lang == code
+    )
 
 
 # Dutch writes a card as one word, suit first: "ruitenvrouw", "klaverdrie", "harten7".

@@ -2,7 +2,7 @@
 // seat's own view says, always the newest one, and acts only through seat intents.
 
 import { Link, isOlder, newId, postJson, topics } from "./net.js";
-import { language, languageSwitch, listOf, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { describe, language, languageSwitch, listOf, preferredLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { closableDialogs, el, fourColourToggle, showConnection, toast } from "./dom.js";
 import { botTags, closeTakenSeatLink, renderHostControls, showSeatLink, standInTag } from "./host.js";
 import { cardElement, cardText, sortHand } from "./cards.js";
@@ -313,7 +313,10 @@ function onReply(reply) {
   if (page.saying && reply.id === page.saying) {
     page.saying = null;
     if (reply.status === "error") toast(errorText(reply.error));
-    else if (reply.data?.answer) showAnswer(answerText(reply.data));
+    else if (reply.data?.kind === "question") {
+      // "Which one?": the line was understood, only not which move; not a refusal either.
+      showAnswer(describe("question", { code: reply.data.question, params: { ...reply.data.params } }), "question");
+    } else if (reply.data?.answer) showAnswer(answerText(reply.data));
     return; // an accepted line shows as the new view
   }
   if (!page.pending || reply.id !== page.pending.id) return;
@@ -408,9 +411,10 @@ function sayLine(text) {
 }
 
 /** The assistant's answer: a note at the top, clear of the typing line and the hand. */
-function showAnswer(text) {
+function showAnswer(text, kind = "answer") {
   const note = $("answer");
   $("answer-text").textContent = text;
+  note.classList.toggle("question-note", kind === "question");
   note.hidden = false;
   clearTimeout(showAnswer.timer);
   showAnswer.timer = setTimeout(() => {

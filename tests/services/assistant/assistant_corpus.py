@@ -4,7 +4,8 @@ Each ``assistant_corpus_<lang>.txt`` line is ``position | class | expected | tex
 Positions are engine notations (``POSITIONS``), seen from seat 0, Ana's, at a table of
 Ana, Ben and Zoé. ``expected`` is the action sent (``play 7S W``, ``move E N``, ``draw``,
 ``draw stock``, ``draw discard``, ``discard QS``, ``go_out KS``, ``end_turn``), or
-``answer CODE`` / ``refuse CODE`` with the parameters that must match (``seat=1``).
+``answer CODE`` / ``ask CODE`` (a question back: "which one?") / ``refuse CODE`` with the
+parameters that must match (``seat=1``).
 Run through ``services.assistant.respond``: what the service itself would send.
 """
 
@@ -91,10 +92,10 @@ def seat_view(position: str) -> dict[str, Any]:
     return {"v": 1, "seq": 7, "seat": 0, "player": "p0", "state": state.view_for(0)}
 
 
-def load(lang: str) -> list[Line]:
-    """The corpus lines of one language."""
+def load(lang: str, path: Path | None = None) -> list[Line]:
+    """The corpus lines of one language (or of another file in the same format)."""
     lines = []
-    path = HERE / f"assistant_corpus_{lang}.txt"
+    path = path or HERE / f"assistant_corpus_{lang}.txt"
     for number, raw in enumerate(path.read_text("utf-8").splitlines(), start=1):
         if not raw.strip() or raw.startswith("#"):
             continue
@@ -107,14 +108,16 @@ def expected_matches(expected: str, sent: tuple[str, dict[str, Any]]) -> bool:
     """Whether what the assistant sent is what the corpus line expects."""
     kind, message = sent
     head, *rest = expected.split()
-    if head in ("answer", "refuse"):
+    if head in ("answer", "ask", "refuse"):
         if kind != "reply":
             return False
         code, *pairs = rest
-        if head == "answer":
-            if message.get("status") != "ok" or message["data"].get("kind") != "answer":
+        if head in ("answer", "ask"):
+            data = message.get("data") or {}
+            wanted_kind = "answer" if head == "answer" else "question"
+            if message.get("status") != "ok" or data.get("kind") != wanted_kind:
                 return False
-            got, params = message["data"]["answer"], message["data"]["params"]
+            got, params = data[wanted_kind], data["params"]
         else:
             if message.get("status") != "error":
                 return False

@@ -66,7 +66,8 @@ def test_every_answer_and_refusal_of_the_corpus_is_worded_in_every_language() ->
     for line in ALL_LINES:
         kind, message = respond(said(line.text, line.lang), seat_view(line.position), NAMES)
         if kind == "reply" and message["status"] == "ok":
-            keys.add(f"answer.{message['data']['answer']}")
+            data = message["data"]
+            keys.add(f"{data['kind']}.{data[data['kind']]}")
         elif kind == "reply":
             keys.add(f"error.{message['error']['code']}")
     assert len(keys) >= 40
@@ -78,8 +79,9 @@ def test_every_answer_and_refusal_of_the_corpus_is_worded_in_every_language() ->
 def worded(message: dict[str, Any], lang: str) -> bool:
     """A reply the player's screen can word in ``lang`` (refusals and questions back too)."""
     if message["status"] == "ok":
-        return message["data"]["kind"] == "answer" and (
-            f"answer.{message['data']['answer']}" in catalogue(lang)
+        data = message["data"]
+        return data["kind"] in ("answer", "question") and (
+            f"{data['kind']}.{data[data['kind']]}" in catalogue(lang)
         )
     return f"error.{message['error']['code']}" in catalogue(lang)
 

@@ -1,0 +1,169 @@
+"""Idioms: turns of phrase whose meaning is not their words', and Dutch verbs split in two.
+
+"What am I on?" asks for a score, "help me out" goes nowhere, "stel jij voor?" is
+"voorstellen". ``reading`` adds what an idiom means to the line's concepts and takes away
+what its words would otherwise say.
+"""
+
+from __future__ import annotations
+
+from services.assistant.words import form_concepts
+
+# Turns of phrase that mean more (or less) than their words, in every language: a phrase
+# of normalised words ("*" is any one word, "^" and "$" the line's start and end), the concepts it
+# adds, and those its words lose ("help me out" goes nowhere; "what am I on?" is a score).
+Idiom = tuple[tuple[str, ...], frozenset[str], frozenset[str]]
+
+
+def _idiom(phrase: str, add: str = "", drop: str = "") -> Idiom:
+    return tuple(phrase.split()), frozenset(add.split()), frozenset(drop.split())
+
+
+IDIOMS: tuple[Idiom, ...] = (
+    # English
+    _idiom("what am i on", "score me"),
+    _idiom("what s * on $", "score"),
+    _idiom("what is * on $", "score"),
+    _idiom("how am i doing", "score me"),
+    _idiom("how m i doing", "score me"),
+    _idiom("where am i at", "score me"),
+    _idiom("out in front", "lead score", "go_out"),
+    _idiom("in front", "lead score"),
+    _idiom("closest to going out", "fewest card", "go_out play"),
+    _idiom("nearest to going out", "fewest card", "go_out play"),
+    _idiom("help me out", "", "go_out"),
+    _idiom("good move", "hint"),
+    _idiom("good play", "hint"),
+    _idiom("stuck with", "", "take"),
+    _idiom("what do i do", "do"),
+    _idiom("what shall i do", "do"),
+    _idiom("what now $", "do"),
+    _idiom("that s me", "end_turn"),
+    _idiom("what goes on what", "build"),
+    _idiom("where do i stand", "score me"),
+    _idiom("who s on top", "lead score"),
+    _idiom("who is on top", "lead score"),
+    _idiom("what s the damage", "score me"),
+    _idiom("that s me out", "go_out"),
+    _idiom("top of the table", "lead score"),
+    _idiom("first place", "lead score"),
+    _idiom("card counts", "how_many card everyone", "value"),
+    _idiom("^ next $", "end_turn"),
+    _idiom("take one", "card"),
+    _idiom("that s it", "end_turn"),
+    _idiom("is it over", "end_turn"),
+    _idiom("it s over", "end_turn"),
+    _idiom("turn s over", "end_turn"),
+    _idiom("that s all", "end_turn"),
+    _idiom("all done", "end_turn"),
+    _idiom("i m through", "end_turn"),
+    _idiom("turn is over", "end_turn"),
+    _idiom("what do you reckon", "hint"),
+    _idiom("what do you think", "hint"),
+    # French
+    _idiom("en suis a combien", "score me"),
+    _idiom("en suis ou", "score me"),
+    _idiom("en est a combien", "score"),
+    _idiom("en est ou", "score"),
+    _idiom("c est a * $", "turn"),
+    _idiom("bon coup", "hint"),
+    _idiom("veut dire", "mean"),
+    _idiom("veux dire", "mean"),
+    _idiom("c est bon pour moi", "end_turn"),
+    _idiom("je fais quoi", "do"),
+    _idiom("que faire", "do"),
+    _idiom("ce que je fais", "do"),
+    _idiom("fais quoi", "do"),
+    _idiom("ce que je dois faire", "do"),
+    _idiom("ou j en suis", "score me"),
+    _idiom("qui est premier", "lead score"),
+    _idiom("^ suivant $", "end_turn"),
+    _idiom("en prends une", "card"),
+    _idiom("se fait", "works"),
+    _idiom("en penses quoi", "hint"),
+    _idiom("qu en penses tu", "hint"),
+    # Portuguese
+    _idiom("quanto eu tenho", "score me"),
+    _idiom("quanto tenho", "score me"),
+    _idiom("me da", "take"),
+    _idiom("boa jogada", "hint"),
+    _idiom("eu faco", "do"),
+    _idiom("que faco", "do"),
+    _idiom("faco o que", "do"),
+    _idiom("que fazer", "do"),
+    _idiom("como eu to", "score me"),
+    _idiom("voce acha", "hint"),
+    _idiom("so isso", "end_turn"),
+    _idiom("e isso $", "end_turn"),
+    _idiom("e isso por mim", "end_turn"),
+    _idiom("^ proximo $", "end_turn"),
+    _idiom("pego uma", "card"),
+    _idiom("e comigo", "turn me"),
+    _idiom("tu achas", "hint"),
+    _idiom("como e que eu to", "score me"),
+    # Dutch
+    _idiom("sta ik ervoor", "score me"),
+    _idiom("sta ik er voor", "score me"),
+    _idiom("staat er voor", "score lead"),
+    _idiom("staat ervoor", "score lead"),
+    _idiom("goede zet", "hint"),
+    _idiom("doe ik", "do"),
+    _idiom("ik doen", "do"),
+    _idiom("wat nu $", "do"),
+    _idiom("ligt er voor", "lead score"),
+    _idiom("hoe sta ik", "score me"),
+    _idiom("wat denk jij", "hint"),
+    _idiom("dat was het", "end_turn"),
+    _idiom("aan kop", "lead score"),
+    _idiom("^ volgende $", "end_turn"),
+    _idiom("pak er een", "card"),
+    _idiom("pak er eentje", "card"),
+    _idiom("dat is alles", "end_turn"),
+    _idiom("wat vind jij", "hint"),
+    _idiom("wat denk je", "hint"),
+)
+
+
+_IDIOMS_BY_FIRST: dict[str, list[Idiom]] = {}
+for _known in IDIOMS:  # "^" (the line's start) is keyed by the word after it
+    _first = _known[0][1] if _known[0][0] == "^" else _known[0][0]
+    _IDIOMS_BY_FIRST.setdefault(_first, []).append(_known)
+
+
+# Dutch puts a verb's particle last: "stel jij voor?" is "voorstellen", "leg af" "afleggen".
+_PARTICLES = frozenset({"voor", "af", "weg", "op", "uit", "mee", "neer", "terug", "aan"})
+
+
+def separable_concepts(words: tuple[str, ...] | list[str]) -> frozenset[str]:
+    """The concepts of a Dutch verb split around the line: its particle last, its stem before."""
+    if len(words) < 2 or words[-1] not in _PARTICLES:
+        return frozenset()
+    particle = words[-1]
+    for word in words[:-1]:
+        stem = word[:-1] if word.endswith("t") else word  # "levert … op": opleveren
+        for joined in (particle + stem + "en", particle + stem + stem[-1:] + "en"):
+            found = form_concepts(joined, "nl")
+            if found:
+                return frozenset(found)
+    return frozenset()
+
+
+def idiom_spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idiom]]:
+    """Where each idiom occurs in ``words``: (start, end, idiom), ends exclusive."""
+    found = []
+    for start, first in enumerate(words):
+        for idiom in _IDIOMS_BY_FIRST.get(first, ()):
+            phrase = idiom[0]
+            if phrase[0] == "^" and start != 0:
+                continue
+            anchored = phrase[-1] == "$"
+            body = phrase[1:] if phrase[0] == "^" else phrase
+            body = body[:-1] if anchored else body
+            window = words[start : start + len(body)]
+            if len(window) < len(body):
+                continue
+            if all(p in ("*", w) for p, w in zip(body, window, strict=True)):
+                if anchored and start + len(body) != len(words):
+                    continue
+                found.append((start, start + len(body), idiom))
+    return found
