@@ -30,6 +30,7 @@ MATCHUPS: dict[str, tuple[str, str, str, int]] = {
     # The ceilings: a measuring-only player that sees every hand (never offered at a table).
     "kc-omniscient-2": ("kings-corner", "omniscient", "normal", 2),
     "fc-omniscient-2": ("five-crowns", "omniscient", "normal", 2),
+    "fc-omniscient-4": ("five-crowns", "omniscient", "normal", 4),
 }
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "clear_cache",
     "meld_kind",
     "min_penalty",
+    "penalties_after_discards",
     "without_one",
 ]
 
@@ -72,6 +73,7 @@ _VALUE = tuple(slot % len(RANKS) + LOWEST_RANK for slot in range(_SLOTS))
 _MEMO_LIMIT = 1 << 17
 _SUIT_SHIFTS = tuple(_BITS * len(RANKS) * suit for suit in range(len(SUITS)))
 _SUIT_MASK = (1 << (_BITS * len(RANKS))) - 1
+_SLOT_CARD = tuple(Card(_VALUE[slot], SUITS[slot // len(RANKS)]) for slot in range(_SLOTS))
 
 # (kind or "" for a leftover card, naturals' mask, need, value melded, value taken out
 #  of the hand, remaining multiset, remaining count)
@@ -345,14 +347,95 @@ def _penalty(naturals: list[Card], wilds: list[Card], melded: int, wild_rank: in
     return penalty
 
 
+# Whole-hand answers, keyed by the sorted hand: the bots and the views ask about the same
+# hands again and again (a draw choice prices ~50 hands, most of them seen last turn).
+_penalties: dict[tuple[tuple[Card, ...], int], int] = {}
+
+
 def min_penalty(hand: Iterable[Card], wild_rank: int) -> int:
     """The lowest penalty ``hand`` can be arranged to (0: it can all be laid down)."""
-    naturals, wilds = _split(hand, wild_rank)
+    cards = tuple(sorted(hand))
+    key = (cards, wild_rank)
+    found = _penalties.get(key)
+    if found is not None:
+        return found
+    naturals, wilds = _split(cards, wild_rank)
     if len(wilds) >= 2 * len(naturals) and (naturals or len(wilds) >= MIN_MELD):
-        return 0  # every natural can sit between two wilds
-    vectors = _vectors(_components(naturals, len(wilds)), len(wilds))
-    melded, _ = _share_wilds(vectors, len(wilds))
-    return _penalty(naturals, wilds, melded, wild_rank)
+        penalty = 0  # every natural can sit between two wilds
+    else:
+        vectors = _vectors(_components(naturals, len(wilds)), len(wilds))
+        melded, _ = _share_wilds(vectors, len(wilds))
+        penalty = _penalty(naturals, wilds, melded, wild_rank)
+    if len(_penalties) >= _MEMO_LIMIT:
+        _penalties.clear()  # bounded, like the search's memo
+    _penalties[key] = penalty
+    return penalty
+
+
+def penalties_after_discards(hand: Sequence[Card], wild_rank: int) -> dict[Card, int]:
+    """``min_penalty`` of ``hand`` less one copy of each distinct card, solved together.
+
+    Removing a natural leaves the wild count (so the components' reach) unchanged: only
+    that card's component is solved again, and the wild knapsack of all the other
+    components is built once per component (prefix and suffix tables). A wild's removal
+    changes the reach and goes through ``min_penalty``.
+    """
+    naturals, wilds = _split(hand, wild_rank)
+    count = len(wilds)
+    groups = _components(naturals, count)
+    vectors = [_padded(vector, count) for vector in _vectors(groups, count)]
+    prefixes = [(0,) * (count + 1)]
+    for vector in vectors:
+        prefixes.append(_max_plus(prefixes[-1], vector))
+    suffix = (0,) * (count + 1)
+    others: list[tuple[int, ...]] = [suffix] * len(groups)  # every component but this one
+    for index in range(len(groups) - 1, -1, -1):
+        others[index] = _max_plus(prefixes[index], suffix)
+        suffix = _max_plus(suffix, vectors[index])
+    group_of = {}
+    for index, (mask, _, _) in enumerate(groups):
+        while mask:
+            shift = ((mask & -mask).bit_length() - 1) // _BITS * _BITS
+            group_of[shift] = index
+            mask &= ~(_FIELD << shift)
+    natural_total = sum(card.rank for card in naturals)
+    wild_penalty = sum(card_penalty(wild, wild_rank) for wild in wilds)
+    left = len(naturals) - 1
+    result: dict[Card, int] = {}
+    for card in dict.fromkeys(hand):
+        if is_wild(card, wild_rank):
+            result[card] = min_penalty(without_one(hand, card), wild_rank)
+            continue
+        if count >= 2 * left and (left or count >= MIN_MELD):
+            result[card] = 0  # as min_penalty: every natural can sit between two wilds
+            continue
+        shift = _BITS * (_SUIT_INDEX[card.suit] * len(RANKS) + card.rank - LOWEST_RANK)
+        index = group_of[shift]
+        mask, size, total = groups[index]
+        rest = others[index]
+        if size > 1:
+            sub = _padded(_best(mask - (1 << shift), size - 1, total - card.rank, count), count)
+            melded = max(rest[count - spent] + sub[spent] for spent in range(count + 1))
+        else:
+            melded = rest[count]
+        penalty = natural_total - card.rank - melded
+        result[card] = penalty + wild_penalty if not melded and count < MIN_MELD else penalty
+    return result
+
+
+def _padded(vector: tuple[int, ...], wilds: int) -> tuple[int, ...]:
+    """A component's vector for every budget 0..wilds (beyond its cap it melds no more)."""
+    return vector + (vector[-1],) * (wilds + 1 - len(vector))
+
+
+def _max_plus(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, ...]:
+    """Two knapsacks over the wilds combined: the most value for each budget."""
+    if len(first) == 1:  # no wilds (the common case): one sum
+        return (first[0] + second[0],)
+    return tuple(
+        max(first[budget - spent] + second[spent] for spent in range(budget + 1))
+        for budget in range(len(first))
+    )
 
 
 # ---------------------------------------------------------------- the public entry points
@@ -391,9 +474,11 @@ def without_one(hand: Sequence[Card], card: Card) -> list[Card]:
 def _slot_cards(mask: int) -> list[Card]:
     """The natural cards a multiset integer stands for."""
     cards = []
-    for slot in range(_SLOTS):
+    while mask:  # only the occupied slots, lowest first (the same order as a full scan)
+        slot = ((mask & -mask).bit_length() - 1) // _BITS
         copies = (mask >> (_BITS * slot)) & _FIELD
-        cards += [Card(_VALUE[slot], SUITS[slot // len(RANKS)])] * copies
+        cards += [_SLOT_CARD[slot]] * copies
+        mask -= copies << (_BITS * slot)
     return cards
 
 
@@ -408,17 +493,13 @@ def best_discard(
     allowed = list(dict.fromkeys(hand if choices is None else choices))
     if not allowed:
         raise ValueError("no card to discard")
-    # A hand less card d never scores below (whole hand) - value(d): adding d back as a
-    # leftover card is one arrangement of the whole hand. Cards whose bound cannot beat
-    # the best found are skipped; the most promising are tried first.
-    whole = min_penalty(hand, wild_rank)
-    allowed.sort(key=lambda card: -card_penalty(card, wild_rank))
+    # Every discard's penalty in one pass: the components are shared (see
+    # penalties_after_discards), cheaper than pruned solves one by one.
+    penalties = penalties_after_discards(hand, wild_rank)
     best: tuple[tuple[int, bool, int, tuple[int, int]], Card] | None = None
     for card in allowed:
-        if best is not None and whole - card_penalty(card, wild_rank) > best[0][0]:
-            continue
         rank = (
-            min_penalty(without_one(hand, card), wild_rank),
+            penalties[card],
             is_wild(card, wild_rank),
             -card_penalty(card, wild_rank),
             hand_order(card),
@@ -443,3 +524,4 @@ def can_go_out_discarding(hand: Sequence[Card], wild_rank: int) -> list[Card]:
 def clear_cache() -> None:
     """Forget every memoised result (benchmarks use it to time cold solves)."""
     _memo.clear()
+    _penalties.clear()

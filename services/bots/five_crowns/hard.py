@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card
+from engine.five_crowns.swaps import SwapSolver
 from services.bots.base import seeded_random
 from services.bots.five_crowns import normal
 from services.bots.five_crowns.common import allowed_discards, discard_of, hand_of
-from services.bots.five_crowns.values import after_discard, discard_ranking, expected_after_draw
+from services.bots.five_crowns.values import discard_ranking, expected_after_draw
 
 CANDIDATES = 4  # discards looked at beyond the solver's best
 SAMPLES = 6  # sampled hands per other seat
@@ -31,6 +32,8 @@ SAMPLES = 6  # sampled hands per other seat
 
 class Player(normal.Player):
     """Draws like ``normal`` (with the others' taken cards known), discards by look-ahead."""
+
+    ends_weight = 1.0  # how much the sampled chance that the round ends weighs (a knob to tune)
 
     def __init__(self, seed: int | str) -> None:
         super().__init__(seed)
@@ -49,13 +52,14 @@ class Player(normal.Player):
             return self._safest(view, actions, hand, ranked, others)
         unseen = self.unseen(view)
         samples = self._sample_others(view, others, unseen)
+        chance_round_ends = self._round_end_risk(samples, wild_rank, unseen)
         best: tuple[float, Card] | None = None
         for now, card in ranked[: CANDIDATES + 1]:
             if now > best_now + 12:
                 break  # far worse now: not worth a look
             kept = list(hand)
             kept.remove(card)
-            ends = self._chance_round_ends(samples, card, wild_rank, unseen)
+            ends = self.ends_weight * chance_round_ends(card)
             later = expected_after_draw(kept, wild_rank, unseen)
             score = ends * now + (1 - ends) * later
             if best is None or score < best[0]:
@@ -95,28 +99,38 @@ class Player(normal.Player):
                 hands[index].append(known + [next(rest) for _ in range(size - len(known))])
         return hands
 
-    def _chance_round_ends(
-        self,
-        samples: list[list[list[Card]]],
-        thrown: Card,
-        wild_rank: int,
-        unseen: Counter[Card],
-    ) -> float:
-        """How likely some other seat goes out before this seat plays again."""
+    def _round_end_risk(
+        self, samples: list[list[list[Card]]], wild_rank: int, unseen: Counter[Card]
+    ) -> Callable[[Card], float]:
+        """How likely some other seat goes out before this seat plays again, for each card
+        this seat may throw: the next seat may take it; anyone may draw a stock card.
+
+        The stock draws do not depend on the thrown card: they are drawn and solved once
+        per decision, and each next-seat sample is solved once for every thrown card.
+        """
         pool = list(unseen.elements())
-        stays = 1.0
-        for index, hands in enumerate(samples):
-            out = 0
-            for hand in hands:
-                # The next seat may take the thrown card; anyone may draw a stock card.
-                if index == 0 and _can_go_out([*hand, thrown], wild_rank):
-                    out += 1
-                    continue
-                drawn = _pick(self.random, pool)
-                if drawn is not None and _can_go_out([*hand, drawn], wild_rank):
-                    out += 1
-            stays *= 1 - out / len(hands)
-        return 1 - stays
+        stays_later = 1.0  # nobody after the next seat goes out
+        for hands in samples[1:]:
+            out = sum(1 for hand in hands if self._out_by_stock(SwapSolver(hand, wild_rank), pool))
+            stays_later *= 1 - out / len(hands)
+        solvers = [SwapSolver(hand, wild_rank) for hand in samples[0]] if samples else []
+        by_stock = [self._out_by_stock(solver, pool) for solver in solvers]
+
+        def chance(thrown: Card) -> float:
+            if not solvers:
+                return 1 - stays_later
+            out = sum(
+                1
+                for solver, drawing in zip(solvers, by_stock, strict=True)
+                if drawing or solver.after_swap(thrown, bound=1) == 0
+            )
+            return 1 - (1 - out / len(solvers)) * stays_later
+
+        return chance
+
+    def _out_by_stock(self, solver: SwapSolver, pool: list[Card]) -> bool:
+        drawn = _pick(self.random, pool)
+        return drawn is not None and solver.after_swap(drawn, bound=1) == 0
 
 
 def _others_in_order(view: Mapping[str, Any], seat: int) -> list[int]:
@@ -126,10 +140,6 @@ def _others_in_order(view: Mapping[str, Any], seat: int) -> list[int]:
         return []
     start = list(players).index(seat)
     return [players[(start + step) % len(players)] for step in range(1, len(players))]
-
-
-def _can_go_out(hand: list[Card], wild_rank: int) -> bool:
-    return after_discard(hand, wild_rank, bound=1) == 0 if len(hand) > 1 else False
 
 
 def _pick(chooser: random.Random, pool: list[Card]) -> Card | None:

@@ -22,7 +22,7 @@ from services.bots.five_crowns.common import (
     of_type,
 )
 from services.bots.five_crowns.memory import RoundMemory
-from services.bots.five_crowns.values import after_discard, stock_at_least_as_good
+from services.bots.five_crowns.values import after_taking, stock_at_least_as_good
 
 
 class Player:
@@ -47,7 +47,7 @@ class Player:
             return stock or pile or actions[0]
         hand, wild_rank = hand_of(view), int(view["wild_rank"])
         top = parse_card(view["discard_top"])
-        taking = after_discard([*hand, top], wild_rank, banned_card(view))
+        taking = after_taking(hand, wild_rank, top, banned_card(view))
         unseen = self.unseen(view)
         return stock if stock_at_least_as_good(hand, wild_rank, unseen, taking) else pile
 

@@ -1,76 +1,48 @@
 """Hand values from the engine's exact meld solver: the penalty left after the best discard,
-and its expectation over the cards a draw from the stock could bring."""
+and its expectation over the cards a draw from the stock could bring.
+
+The many near-identical hands of one draw choice (the hand plus each possible card,
+less each possible discard) go through ``engine.five_crowns.swaps.SwapSolver``, which
+solves the hand once and re-solves only what a drawn or thrown card touches.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 
-from engine.cards import JOKER, KING, Card
-from engine.five_crowns.deck import LOWEST_RANK, card_penalty, is_wild
-from engine.five_crowns.melds import min_penalty, without_one
+from engine.cards import JOKER, Card
+from engine.five_crowns.deck import card_penalty, is_wild
+from engine.five_crowns.melds import penalties_after_discards
+from engine.five_crowns.swaps import SwapSolver
 
 
 def after_discard(
-    hand: Sequence[Card],
-    wild_rank: int,
-    banned: Card | None = None,
-    bound: int | None = None,
-    whole: int | None = None,
+    hand: Sequence[Card], wild_rank: int, banned: Card | None = None, bound: int | None = None
 ) -> int:
-    """The lowest penalty left once one card of ``hand`` (not ``banned``) is thrown.
+    """The lowest penalty left once one card of ``hand`` (not ``banned``) is thrown;
+    with ``bound`` (a penalty known to be reachable) at most ``bound``."""
+    return SwapSolver(hand, wild_rank).after_discard(banned, bound)
 
-    ``bound``: a penalty already known to be reachable (the search only looks below it);
-    ``whole``: the whole hand's penalty, if the caller has it.
-    """
-    choices = [card for card in dict.fromkeys(hand) if card != banned] or list(hand)
-    if whole is None:
-        whole = min_penalty(hand, wild_rank)
-    choices.sort(key=lambda card: -card_penalty(card, wild_rank))
-    best: int | None = bound
-    for card in choices:
-        # hand less d never scores below whole - value(d) (d back as a leftover card)
-        if best is not None and whole - card_penalty(card, wild_rank) >= best:
-            continue
-        penalty = min_penalty(without_one(hand, card), wild_rank)
-        if best is None or penalty < best:
-            best = penalty
-            if best == 0:
-                break
-    assert best is not None
-    return best
+
+def after_taking(hand: Sequence[Card], wild_rank: int, card: Card, banned: Card | None) -> int:
+    """The lowest penalty after taking ``card`` and throwing one card other than ``banned``."""
+    return SwapSolver(hand, wild_rank).after_swap(card, banned)
+
+
+def can_go_out(hand: Sequence[Card], wild_rank: int) -> bool:
+    """Could ``hand`` (drawn already) go out: throw one card and meld all the rest?"""
+    return len(hand) > 1 and after_discard(hand, wild_rank, bound=1) == 0
 
 
 def discard_ranking(
     hand: Sequence[Card], wild_rank: int, choices: Iterable[Card]
 ) -> list[tuple[int, Card]]:
     """(penalty left, card) for every allowed discard, best first."""
-    ranked = [
-        (min_penalty(without_one(hand, card), wild_rank), card) for card in dict.fromkeys(choices)
-    ]
+    penalties = penalties_after_discards(hand, wild_rank)
+    ranked = [(penalties[card], card) for card in dict.fromkeys(choices)]
     ranked.sort(key=lambda item: (item[0], is_wild(item[1], wild_rank), -item[1].rank))
     return ranked
-
-
-def can_meld(card: Card, hand: Sequence[Card], wild_rank: int) -> bool:
-    """Could ``card`` be part of some meld of ``hand`` plus ``card``? (Else it is a
-    leftover in every arrangement.) A book needs two more cards of its rank, naturals or
-    wilds; any run through the card holds three consecutive ranks through it, whose two
-    other places are naturals of its suit or wilds."""
-    if is_wild(card, wild_rank):
-        return True
-    wilds = sum(1 for other in hand if is_wild(other, wild_rank))
-    naturals = [other for other in hand if not is_wild(other, wild_rank)]
-    if sum(1 for other in naturals if other.rank == card.rank) + wilds >= 2:
-        return True
-    ranks = {other.rank for other in naturals if other.suit == card.suit}
-    for low in range(card.rank - 2, card.rank + 1):
-        window = [rank for rank in range(low, low + 3) if rank != card.rank]
-        if low < LOWEST_RANK or low + 2 > KING:
-            continue
-        if sum(1 for rank in window if rank not in ranks) <= wilds:
-            return True
-    return False
 
 
 def canonical(card: Card, wild_rank: int) -> Card:
@@ -80,69 +52,88 @@ def canonical(card: Card, wild_rank: int) -> Card:
     return card
 
 
-def draw_values(
-    hand: Sequence[Card], wild_rank: int, unseen: Counter[Card]
-) -> tuple[int, Iterator[tuple[int, int]]]:
-    """``(keep, values)``: the hand's penalty now, and for each kind of card a stock draw
-    may bring, ``(copies, penalty after drawing it and throwing the best card)``, the
-    cheap ones first. Every value is at most ``keep`` (the drawn card can go back)."""
-    keep = min_penalty(hand, wild_rank)
+def _kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
     kinds: Counter[Card] = Counter()
     for card, copies in unseen.items():
         kinds[canonical(card, wild_rank)] += copies
+    return kinds
 
-    def values() -> Iterator[tuple[int, int]]:
-        swap = after_discard(hand, wild_rank) if hand else keep
-        costly = []
-        for card, copies in kinds.items():
-            if can_meld(card, hand, wild_rank):
-                costly.append((card, copies))
-            else:
-                yield copies, min(keep, swap + card_penalty(card, wild_rank))
-        for card, copies in costly:
-            drawn = [*hand, card]
-            whole = min_penalty(drawn, wild_rank)
-            if whole >= keep + card_penalty(card, wild_rank):  # it melds with nothing
-                yield copies, min(keep, swap + card_penalty(card, wild_rank))
-            else:
-                yield copies, after_discard(drawn, wild_rank, bound=keep, whole=whole)
 
-    return keep, values()
+class DrawPricer:
+    """What a stock draw is worth to ``hand``: for each card it may bring, the penalty
+    after drawing it and throwing the best card.
+
+    Each value lies between 0 and the card's ceiling ``min(keep, swap + value(card))``
+    (throw the drawn card back, or keep it over and throw the best other card); a card
+    that can join no meld is exactly at its ceiling, the others are solved.
+    """
+
+    def __init__(self, hand: Sequence[Card], wild_rank: int) -> None:
+        self.solver = SwapSolver(hand, wild_rank)
+        self.wild_rank = wild_rank
+        self.keep = self.solver.keep
+        self.swap = self.solver.after_discard() if hand else self.keep
+
+    def ceiling(self, card: Card) -> int:
+        return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
+
+    def settled(self, card: Card) -> bool:
+        """Is ``card``'s value its ceiling without solving (it can join no meld)?"""
+        return not self.solver.may_meld(card)
+
+    def value(self, card: Card) -> int:
+        # Not shortcut when the whole hand's best arrangement leaves the card over: after
+        # another discard it may meld (wilds freed), so that hand is solved too.
+        return self.solver.after_swap(card, bound=self.ceiling(card))
+
+    def values(self, unseen: Counter[Card]) -> Iterator[tuple[int, int]]:
+        """``(copies, value)`` for every kind of card in ``unseen``."""
+        for card, copies in _kinds(unseen, self.wild_rank).items():
+            yield copies, self.ceiling(card) if self.settled(card) else self.value(card)
 
 
 def stock_at_least_as_good(
     hand: Sequence[Card], wild_rank: int, unseen: Counter[Card], taking: int
 ) -> bool:
-    """Is the expected penalty after a stock draw at most ``taking``? Stops as soon as
-    the part priced so far decides it (each value lies between 0 and the hand's now)."""
+    """Is the expected penalty after a stock draw at most ``taking``?
+
+    The kinds that cannot meld are priced at once; the others are solved, the most
+    uncertain first, only until the bounds (0 and each kind's ceiling) decide.
+    """
     total = sum(unseen.values())
     if not total:
         return True
-    keep, values = draw_values(hand, wild_rank, unseen)
-    if keep <= taking:
+    pricer = DrawPricer(hand, wild_rank)
+    if pricer.keep <= taking:
         return True
-    priced, left = 0, total
-    for copies, value in values:
-        priced += copies * value
-        left -= copies
-        if priced > taking * total:
-            return False
-        if priced + left * keep <= taking * total:
+    target = taking * total
+    priced, open_ceiling = 0, 0
+    pending: list[tuple[int, int, Card]] = []
+    for card, copies in _kinds(unseen, wild_rank).items():
+        ceiling = pricer.ceiling(card)
+        if pricer.settled(card):
+            priced += copies * ceiling
+        else:
+            pending.append((copies * ceiling, copies, card))
+            open_ceiling += copies * ceiling
+    if priced > target:
+        return False
+    pending.sort(key=lambda item: -item[0])
+    for most, copies, card in pending:
+        if priced + open_ceiling <= target:
             return True
-    return priced <= taking * total
+        open_ceiling -= most
+        priced += copies * pricer.value(card)
+        if priced > target:
+            return False
+    return True
 
 
 def expected_after_draw(hand: Sequence[Card], wild_rank: int, unseen: Counter[Card]) -> float:
     """The expected penalty after drawing from the stock (a card of ``unseen``, uniformly)
-    and throwing the best card.
-
-    A drawn card that can be in no meld of the hand (``can_meld``), or one the best
-    arrangement leaves over, is either thrown back or kept as a leftover: priced in
-    closed form. Throwing the drawn card back is always possible, so the search for a
-    better discard starts from the hand's present penalty.
-    """
+    and throwing the best card."""
     total = sum(unseen.values())
-    keep, values = draw_values(hand, wild_rank, unseen)
+    pricer = DrawPricer(hand, wild_rank)
     if not total:
-        return float(keep)
-    return sum(copies * value for copies, value in values) / total
+        return float(pricer.keep)
+    return sum(copies * value for copies, value in pricer.values(unseen)) / total

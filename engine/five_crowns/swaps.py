@@ -1,0 +1,242 @@
+"""Draw one card, throw one: the lowest penalty left, for many drawn cards of one hand.
+
+A draw choice prices a hand plus each card the stock could bring, less the best
+discard: hundreds of solves of nearly the same hand. ``SwapSolver`` solves the hand's
+components once (``melds``: naturals that can never share a meld are independent), and
+for each drawn card re-solves only the components it can join, and for each discard
+only that card's component. The answers are ``melds.min_penalty``'s, exactly: any
+split of the naturals into groups no meld crosses gives the same knapsack result.
+
+A drawn or thrown wild changes the wild count (and so how far runs reach): those go
+through ``melds.min_penalty`` directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
+from engine.five_crowns.layout import MIN_MELD
+from engine.five_crowns.melds import (
+    _BITS,
+    _SUIT_INDEX,
+    _best,
+    _components,
+    _share_wilds,
+    _split,
+    min_penalty,
+    without_one,
+)
+
+_RUN_REACH = 4  # as melds: a run's naturals span at most 5 ranks
+# (groups touched, the merged group's (mask, count, total), its vector, the groups
+#  left apart, the penalty of the hand plus the card)
+_Merged = tuple[list[int], tuple[int, int, int], tuple[int, ...], list[int], int]
+
+
+def _slot(card: Card) -> int:
+    return _SUIT_INDEX[card.suit] * len(RANKS) + card.rank - LOWEST_RANK
+
+
+class SwapSolver:
+    """``hand`` solved once; ``after_swap(card)`` prices ``hand + card`` less the best discard."""
+
+    def __init__(self, hand: Sequence[Card], wild_rank: int) -> None:
+        self.hand = list(hand)
+        self.wild_rank = wild_rank
+        naturals, wilds = _split(hand, wild_rank)
+        self.wilds = len(wilds)
+        self.wild_penalty = sum(card_penalty(card, wild_rank) for card in wilds)
+        self.natural_total = sum(card.rank for card in naturals)
+        self.reach = min(_RUN_REACH, self.wilds + 1)
+        self.groups = _components(naturals, self.wilds)
+        self.vectors = [_best(mask, count, total, self.wilds) for mask, count, total in self.groups]
+        self.group_of: dict[int, int] = {}
+        for index, (mask, _, _) in enumerate(self.groups):
+            for slot in range(mask.bit_length() // _BITS + 1):
+                if mask >> (_BITS * slot) & ((1 << _BITS) - 1):
+                    self.group_of[slot] = index
+        self.by_rank: dict[int, list[int]] = {}
+        for slot in self.group_of:
+            self.by_rank.setdefault(slot % len(RANKS), []).append(slot)
+        self.keep = self._penalty(self.natural_total, self.vectors)
+        self._without: dict[int, tuple[int, ...] | None] = {}  # a group less one natural
+        self._merged: dict[Card, _Merged] = {}
+
+    def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
+        if self.wilds:
+            melded, _ = _share_wilds(vectors, self.wilds)
+        else:  # no wilds to share: each group melds on its own
+            melded = sum(vector[0] for vector in vectors)
+        penalty = natural_total - melded
+        if not melded and self.wilds < MIN_MELD:  # no meld at all: the wilds count too
+            penalty += self.wild_penalty
+        return penalty
+
+    def _touching(self, card: Card) -> list[int]:
+        """The groups ``card`` could share a meld with (its rank, or its suit within reach)."""
+        slot = _slot(card)
+        rank_index = slot % len(RANKS)
+        found = {self.group_of[other] for other in self.by_rank.get(rank_index, ())}
+        low = max(slot - self.reach, slot - rank_index)
+        high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
+        for other in range(low, high + 1):
+            index = self.group_of.get(other)
+            if index is not None:
+                found.add(index)
+        return sorted(found)
+
+    def _group_less(self, index: int, slot: int) -> tuple[int, ...] | None:
+        """The vector of group ``index`` less one natural at ``slot`` (None: it was alone)."""
+        key = slot
+        if key not in self._without:
+            mask, count, total = self.groups[index]
+            value = _value(slot)
+            self._without[key] = (
+                _best(mask - (1 << (_BITS * slot)), count - 1, total - value, self.wilds)
+                if count > 1
+                else None
+            )
+        return self._without[key]
+
+    def _merge(self, card: Card) -> _Merged:
+        """``card`` joined to the groups it touches (a natural), and ``hand + card``'s penalty."""
+        found = self._merged.get(card)
+        if found is not None:
+            return found
+        touching = self._touching(card)
+        merged_mask = 1 << (_BITS * _slot(card))
+        merged_count, merged_total = 1, card.rank
+        for index in touching:
+            mask, count, total = self.groups[index]
+            merged_mask += mask
+            merged_count += count
+            merged_total += total
+        outside = [index for index in range(len(self.groups)) if index not in touching]
+        rest = [self.vectors[index] for index in outside]
+        merged = _best(merged_mask, merged_count, merged_total, self.wilds)
+        whole = self._penalty(self.natural_total + card.rank, [*rest, merged])
+        found = self._merged[card] = (
+            touching,
+            (merged_mask, merged_count, merged_total),
+            merged,
+            outside,
+            whole,
+        )
+        return found
+
+    def after_discard(self, banned: Card | None = None, bound: int | None = None) -> int:
+        """The lowest penalty of ``hand`` less one card other than ``banned``, at most ``bound``."""
+        wild_rank = self.wild_rank
+        hand = self.hand
+        choices = [other for other in dict.fromkeys(hand) if other != banned] or list(hand)
+        best = bound
+        choices.sort(key=lambda other: _try_order(other, wild_rank))
+        for other in choices:
+            if best is not None and _floor(other, self.keep, hand, wild_rank) >= best:
+                continue
+            if is_wild(other, wild_rank):
+                penalty = min_penalty(without_one(hand, other), wild_rank)
+            else:
+                other_slot = _slot(other)
+                index = self.group_of[other_slot]
+                vectors = [vector for i, vector in enumerate(self.vectors) if i != index]
+                less_group = self._group_less(index, other_slot)
+                if less_group is not None:
+                    vectors.append(less_group)
+                penalty = self._penalty(self.natural_total - other.rank, vectors)
+            if best is None or penalty < best:
+                best = penalty
+                if best == 0:
+                    break
+        assert best is not None
+        return best
+
+    def may_meld(self, card: Card) -> bool:
+        """Could ``card`` join a meld of ``hand + card``? False only when it surely cannot
+        (no natural of the hand within its reach, and fewer than two wilds)."""
+        if is_wild(card, self.wild_rank) or self.wilds >= 2:
+            return True
+        return bool(self._touching(card))
+
+    def whole_after(self, card: Card) -> int:
+        """The penalty of ``hand + card`` (nothing thrown)."""
+        if is_wild(card, self.wild_rank):
+            return min_penalty([*self.hand, card], self.wild_rank)
+        return self._merge(card)[4]
+
+    def after_swap(self, card: Card, banned: Card | None = None, bound: int | None = None) -> int:
+        """The lowest penalty of ``hand + card`` less one card other than ``banned``.
+
+        ``bound``: an answer already known to be reachable; the result is at most it.
+        """
+        wild_rank = self.wild_rank
+        drawn = [*self.hand, card]
+        choices = [other for other in dict.fromkeys(drawn) if other != banned] or drawn
+        if is_wild(card, wild_rank):  # the wild count changes: solve that hand afresh
+            return SwapSolver(drawn, wild_rank).after_discard(banned, bound)
+        touching, (merged_mask, merged_count, merged_total), merged, outside, whole = self._merge(
+            card
+        )
+        slot = _slot(card)
+        rest = [self.vectors[index] for index in outside]
+        natural_total = self.natural_total + card.rank
+        best = bound
+        choices.sort(key=lambda other: _try_order(other, wild_rank))
+        for other in choices:
+            if best is not None and _floor(other, whole, drawn, wild_rank) >= best:
+                continue
+            if other == card and card != banned:
+                penalty = self.keep
+            elif is_wild(other, wild_rank):
+                penalty = min_penalty(without_one(drawn, other), wild_rank)
+            else:
+                other_slot = _slot(other)
+                index = self.group_of.get(other_slot, -1)
+                if index in touching or other_slot == slot:
+                    vectors = list(rest)
+                    if merged_count > 1:
+                        vectors.append(
+                            _best(
+                                merged_mask - (1 << (_BITS * other_slot)),
+                                merged_count - 1,
+                                merged_total - other.rank,
+                                self.wilds,
+                            )
+                        )
+                else:
+                    vectors = [self.vectors[i] for i in outside if i != index] + [merged]
+                    less_group = self._group_less(index, other_slot)
+                    if less_group is not None:
+                        vectors.append(less_group)
+                penalty = self._penalty(natural_total - other.rank, vectors)
+            if best is None or penalty < best:
+                best = penalty
+                if best == 0:
+                    break
+        assert best is not None
+        return best
+
+
+def _value(slot: int) -> int:
+    return slot % len(RANKS) + LOWEST_RANK
+
+
+def _try_order(card: Card, wild_rank: int) -> tuple[bool, int]:
+    """Naturals first, the costliest first: a low answer found early prunes the rest."""
+    return (is_wild(card, wild_rank), -card_penalty(card, wild_rank))
+
+
+def _floor(card: Card, whole: int, hand: Sequence[Card], wild_rank: int) -> int:
+    """A lower bound on the penalty of ``hand`` (whose penalty is ``whole``) less ``card``.
+
+    Putting the card back as a leftover arranges the whole hand: at least
+    ``whole - value``. A wild put back joins any meld, so unless the rest melds nothing
+    (and then every card of it counts) the rest is no better than the whole hand.
+    """
+    value = card_penalty(card, wild_rank)
+    if not is_wild(card, wild_rank):
+        return whole - value
+    everything = sum(card_penalty(other, wild_rank) for other in hand) - value
+    return max(whole - value, min(whole, everything))

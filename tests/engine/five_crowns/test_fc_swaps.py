@@ -1,0 +1,67 @@
+"""The incremental solvers (``SwapSolver``, ``penalties_after_discards``) give exactly the
+plain solver's answers: each is checked against ``min_penalty`` of the hand spelled out."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import Card, parse_cards
+from engine.five_crowns.deck import full_deck
+from engine.five_crowns.melds import min_penalty, penalties_after_discards, without_one
+from engine.five_crowns.swaps import SwapSolver
+
+TWO_PACKS = full_deck(2)
+
+
+@st.composite
+def hands(draw: st.DrawFn, least: int = 0) -> tuple[list[Card], list[Card], int]:
+    """(hand, cards that could be drawn, wild rank), from two packs without repeats."""
+    picked = draw(st.permutations(range(len(TWO_PACKS))))
+    size = draw(st.integers(least, 14))
+    cards = [TWO_PACKS[index] for index in picked[: size + 5]]
+    return cards[:size], cards[size:], draw(st.integers(3, 13))
+
+
+def plain_after_discard(hand: list[Card], wild_rank: int, banned: Card | None) -> int:
+    choices = [card for card in dict.fromkeys(hand) if card != banned] or hand
+    return min(min_penalty(without_one(hand, card), wild_rank) for card in choices)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(least=1))
+def test_penalties_after_discards_are_the_plain_solves(example: tuple) -> None:
+    hand, _, wild_rank = example
+    penalties = penalties_after_discards(hand, wild_rank)
+    assert set(penalties) == set(hand)
+    for card, penalty in penalties.items():
+        assert penalty == min_penalty(without_one(hand, card), wild_rank)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(), st.data())
+def test_swap_solver_is_the_plain_solver(example: tuple, data: st.DataObject) -> None:
+    hand, drawable, wild_rank = example
+    solver = SwapSolver(hand, wild_rank)
+    assert solver.keep == min_penalty(hand, wild_rank)
+    if hand:
+        banned = data.draw(st.sampled_from([None, *hand]))
+        assert solver.after_discard(banned) == plain_after_discard(hand, wild_rank, banned)
+    for card in drawable:
+        drawn = [*hand, card]
+        assert solver.whole_after(card) == min_penalty(drawn, wild_rank)
+        banned = data.draw(st.sampled_from([None, card, *hand]))
+        exact = plain_after_discard(drawn, wild_rank, banned)
+        assert solver.after_swap(card, banned) == exact
+        bound = data.draw(st.integers(0, 80))
+        assert solver.after_swap(card, banned, bound) == min(exact, bound)
+        if not solver.may_meld(card):  # "cannot meld" must be true: it stays over
+            assert min_penalty(drawn, wild_rank) == solver.keep + card.rank
+
+
+def test_a_drawn_card_that_bridges_two_groups() -> None:
+    # 5H 6H and 8H 9H are apart without wilds; a 7H joins them into one run.
+    hand = parse_cards("5H 6H 8H 9H KS")
+    solver = SwapSolver(hand, 3)
+    assert solver.after_swap(parse_cards("7H")[0]) == 0
+    assert solver.after_swap(parse_cards("7H")[0], banned=parse_cards("KS")[0]) == 13

@@ -1,0 +1,66 @@
+"""The Five Crowns bots' hand values against the plain definition: every card a stock
+draw may bring, every discard after it, each hand solved by ``min_penalty`` alone."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import Card
+from engine.five_crowns.deck import full_deck
+from engine.five_crowns.melds import min_penalty, without_one
+from services.bots.five_crowns.values import (
+    after_taking,
+    expected_after_draw,
+    stock_at_least_as_good,
+)
+
+DECK = full_deck()
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[list[Card], Counter[Card], int]:
+    """(hand, the unseen cards a draw may bring, wild rank)."""
+    picked = draw(st.permutations(range(len(DECK))))
+    size = draw(st.integers(1, 11))
+    unseen = draw(st.integers(1, 30))
+    cards = [DECK[index] for index in picked[: size + unseen]]
+    return cards[:size], Counter(cards[size:]), draw(st.integers(3, 13))
+
+
+def plain_after(hand: list[Card], card: Card, wild_rank: int, banned: Card | None = None) -> int:
+    drawn = [*hand, card]
+    choices = [other for other in dict.fromkeys(drawn) if other != banned] or drawn
+    return min(min_penalty(without_one(drawn, other), wild_rank) for other in choices)
+
+
+def plain_expected(hand: list[Card], unseen: Counter[Card], wild_rank: int) -> float:
+    cards = list(unseen.elements())
+    return sum(plain_after(hand, card, wild_rank) for card in cards) / len(cards)
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions())
+def test_the_expected_penalty_after_a_stock_draw_is_the_plain_average(position: tuple) -> None:
+    hand, unseen, wild_rank = position
+    assert (
+        abs(expected_after_draw(hand, wild_rank, unseen) - plain_expected(hand, unseen, wild_rank))
+        < 1e-9
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(), st.data())
+def test_the_draw_choice_compares_the_exact_expectation(
+    position: tuple, data: st.DataObject
+) -> None:
+    hand, unseen, wild_rank = position
+    top = data.draw(st.sampled_from(sorted(unseen)))
+    banned = data.draw(st.sampled_from([None, top]))
+    taking = after_taking(hand, wild_rank, top, banned)
+    assert taking == plain_after(hand, top, wild_rank, banned)
+    total = sum(plain_after(hand, card, wild_rank) for card in unseen.elements())
+    at_least_as_good = total <= taking * sum(unseen.values())
+    assert stock_at_least_as_good(hand, wild_rank, unseen, taking) == at_least_as_good
