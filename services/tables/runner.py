@@ -192,14 +192,24 @@ class TablesRunner:
 
     def _handle(self, topic: str, payload: bytes) -> None:
         assert self.service is not None
+        held: str | None = None  # the table this copy served when the message came
         if self.shared is not None:
             parsed = topics.parse_topic(topic)
             sharing = self.shared.sharing
+            if parsed is not None and parsed.table in self.service.tables:
+                held = parsed.table
             if parsed is None or not sharing.table_message(parsed.table or ""):
                 if parsed is not None and parsed.name == "presence":
                     sharing.remember_presence(topic, payload)
                 return  # another copy's table: its owner answers
         with self._serving:
+            if held is not None and held not in self.service.tables:
+                # Given up while this message waited for the lock (a takeover): the new
+                # owner answers its resend. Answering here would say "unknown table".
+                assert self.shared is not None
+                if topic.endswith("/presence"):
+                    self.shared.sharing.remember_presence(topic, payload)
+                return
             self.service.handle(topic, payload)  # paho's network thread (the tick: its own)
 
     def _queue_lobby(self, topic: str, payload: bytes) -> None:

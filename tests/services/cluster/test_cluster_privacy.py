@@ -445,6 +445,7 @@ def test_the_accounts_bucket_holds_no_password(
     nats_cluster: NatsCluster, nats_accounts: NatsAccounts, table_code: str
 ) -> None:
     import asyncio
+    import concurrent.futures
 
     import nats
 
@@ -464,7 +465,9 @@ def test_the_accounts_bucket_holds_no_password(
         finally:
             await nc.close()
 
-    stored = asyncio.run(read())
+    # On a loop of its own thread: a browser test's Playwright may hold this thread's loop.
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        stored = worker.submit(asyncio.run, read()).result(timeout=60)
     assert b"plain-token-xyz" not in stored
     assert json.loads(stored)["read"] == list(player_grants(table_code, 0).read)
 
