@@ -213,6 +213,9 @@ def converged(observer: JetStreamStore, table: Table, epoch: int) -> bool:
     return True
 
 
+# Stopgap (DEVELOPERS.md, "Known flaky"): failed once in a clean-clone CI run; rerun
+# while the cause is found. Do not add more.
+@pytest.mark.flaky(reruns=1)
 def test_kill_9_of_a_tables_service_and_of_a_node_under_load_loses_nothing(
     cluster: NatsCluster, copies: list[Copy], lobby: Lobby, observer: JetStreamStore
 ) -> None:

@@ -71,6 +71,9 @@ def wait_until(lobby: LobbyClient, table: str, test: Any, timeout: float = 30) -
     raise AssertionError("the table never got there")
 
 
+# Stopgap (DEVELOPERS.md, "Known flaky"): failed once in a clean-clone CI run; rerun
+# while the cause is found. Do not add more.
+@pytest.mark.flaky(reruns=1)
 def test_an_away_player_is_stood_in_for_and_takes_the_seat_back_mid_turn(
     stack: LobbyClient, broker: BrokerEndpoint, clock: Clock
 ) -> None:
