@@ -130,10 +130,25 @@ class Leases:
             while True:
                 entry = await watcher.updates(timeout=self.nats.timeout)  # type: ignore[no-untyped-call]
                 if entry is None:
-                    return leases
+                    break
                 leases[entry.key] = Lease.decode(entry.value, entry.revision or 0)
         finally:
             await watcher.stop()  # type: ignore[no-untyped-call]
+        # The watcher says "that was all" when its consumer has nothing pending, which a
+        # lease changed while it started can beat (a takeover's: seen in a fault test).
+        # The stream's own list of keys is exact: fetch any the watcher left out.
+        for key in await self._keys() - leases.keys():
+            try:
+                entry = await self.kv.get(key)
+            except KeyNotFoundError:
+                continue  # deleted
+            leases[key] = Lease.decode(entry.value, entry.revision or 0)
+        return leases
+
+    async def _keys(self) -> set[str]:
+        prefix = f"$KV.{LEASES_BUCKET}."
+        info = await self.nats.js.stream_info(f"KV_{LEASES_BUCKET}", subjects_filter=prefix + ">")
+        return {subject[len(prefix) :] for subject in (info.state.subjects or {})}
 
     def holds(self, code: str, epoch: int) -> bool:
         lease = self.held.get(code)

@@ -15,6 +15,11 @@ a dropped connection is made good by the next, and every view of every table is 
 again on each (re)connection. That spares the broker and us an acknowledgement for each
 view (one a seat, plus the public one, every move). Replies and events stay at QoS 1:
 they are not replaced.
+
+Where views are not retained (NATS), a view lost on its way (QoS 0: a node restarting
+drops some) would leave a screen behind until the table next changes, which at a quiet
+table may be minutes. So each view is sent once more after ``SETTLE_SECONDS`` without a
+newer one on its topic: a screen is never behind for longer than about two seconds.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ log = logging.getLogger("gamenight.tables")
 
 CLIENT_ID = "gamenight-tables"
 TICK_SECONDS = 1.0  # how often away players are checked (stand-in bots, see the service)
+SETTLE_SECONDS = 1.0  # an unretained view unchanged this long is sent once more
 SUBSCRIPTIONS = (
     topics.ALL_SEAT_INTENTS,
     topics.ALL_HOST_INTENTS,
@@ -102,6 +108,9 @@ class TablesRunner:
         self._serving: threading.Lock | threading.RLock = threading.Lock()
         self._ticking = threading.Event()
         self._ticker: threading.Thread | None = None
+        # Unretained views to send once more: topic -> (when last sent, payload), oldest first.
+        self._unsettled: dict[str, tuple[float, bytes]] = {}
+        self._unsettled_lock = threading.Lock()  # views are published from several threads
 
     def start(self, timeout: float = 10.0) -> Self:
         raise_open_file_limit()
@@ -164,8 +173,25 @@ class TablesRunner:
             with self._serving:
                 try:
                     self.service.tick()
+                    self._send_settled_views()
                 except Exception:  # the clock must outlive any one bad table
                     log.exception("tick failed")
+
+    def _send_settled_views(self) -> None:
+        """Each unretained view unchanged for ``SETTLE_SECONDS``, once more (under the lock)."""
+        assert self.client is not None and self.service is not None
+        due, settled = time.monotonic() - SETTLE_SECONDS, []
+        with self._unsettled_lock:
+            while self._unsettled:
+                topic, (sent, payload) = next(iter(self._unsettled.items()))
+                if sent > due:
+                    break
+                del self._unsettled[topic]
+                settled.append((topic, payload))
+        for topic, payload in settled:
+            parsed = topics.parse_topic(topic)
+            if parsed is not None and parsed.table in self.service.tables:  # still ours
+                self.client.publish(topic, payload, qos=0, retain=False)
 
     def _publish(self, topic: str, payload: bytes, retain: bool) -> None:
         """Views (``retain``) at QoS 0, retained unless ``retain_views`` is off; the rest QoS 1."""
@@ -173,6 +199,9 @@ class TablesRunner:
         if retain and not self.retain_views:
             if payload:  # an empty payload only clears a retained view: nothing to clear
                 self.client.publish(topic, payload, qos=0, retain=False)
+                with self._unsettled_lock:
+                    self._unsettled.pop(topic, None)  # newest last
+                    self._unsettled[topic] = (time.monotonic(), payload)
             return
         self.client.publish(topic, payload, qos=0 if retain else 1, retain=retain)
 

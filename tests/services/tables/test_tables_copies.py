@@ -268,9 +268,6 @@ def never_older(views: dict[str, list[tuple[int, int]]]) -> None:
         assert seen == sorted(seen), f"{key} went back: {seen}"
 
 
-# Stopgap (DEVELOPERS.md, "Known flaky"): failed once in a clean-clone CI run; rerun
-# while the cause is found. Do not add more.
-@pytest.mark.flaky(reruns=1)
 @pytest.mark.parametrize("stack", STACKS, indirect=True)
 def test_kill_9_of_one_copy_mid_game_its_tables_are_taken_over_with_nothing_lost(
     copies: list[CopyProcess],
