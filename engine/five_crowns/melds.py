@@ -52,6 +52,7 @@ __all__ = [
     "Meld",
     "best_arrangement",
     "best_discard",
+    "best_discard_penalty",
     "can_go_out_discarding",
     "clear_cache",
     "meld_kind",
@@ -372,14 +373,31 @@ def min_penalty(hand: Iterable[Card], wild_rank: int) -> int:
     return penalty
 
 
+# Every discard's penalty, keyed by the hand as given: the legal actions (ways out), the
+# hint and the bot's discard all ask about the same hand in one turn. Callers only read.
+_discards: dict[tuple[tuple[Card, ...], int], dict[Card, int]] = {}
+_DISCARDS_LIMIT = 1 << 12
+
+
 def penalties_after_discards(hand: Sequence[Card], wild_rank: int) -> dict[Card, int]:
-    """``min_penalty`` of ``hand`` less one copy of each distinct card, solved together.
+    """``min_penalty`` of ``hand`` less one copy of each distinct card, solved together
+    (the answer is shared: do not change it).
 
     Removing a natural leaves the wild count (so the components' reach) unchanged: only
     that card's component is solved again, and the wild knapsack of all the other
     components is built once per component (prefix and suffix tables). A wild's removal
     changes the reach and goes through ``min_penalty``.
     """
+    key = (tuple(hand), wild_rank)
+    found = _discards.get(key)
+    if found is None:
+        if len(_discards) >= _DISCARDS_LIMIT:
+            _discards.clear()  # bounded, like the search's memo
+        found = _discards[key] = _penalties_after_discards(hand, wild_rank)
+    return found
+
+
+def _penalties_after_discards(hand: Sequence[Card], wild_rank: int) -> dict[Card, int]:
     naturals, wilds = _split(hand, wild_rank)
     count = len(wilds)
     groups = _components(naturals, count)
@@ -490,6 +508,14 @@ def best_discard(
 
     Ties keep the wilds, then throw the costliest card, then the first in hand order.
     """
+    card, _ = best_discard_penalty(hand, wild_rank, choices)
+    return card, best_arrangement(without_one(hand, card), wild_rank)
+
+
+def best_discard_penalty(
+    hand: Sequence[Card], wild_rank: int, choices: Iterable[Card] | None = None
+) -> tuple[Card, int]:
+    """``best_discard``'s card and the penalty left, without laying the rest out."""
     allowed = list(dict.fromkeys(hand if choices is None else choices))
     if not allowed:
         raise ValueError("no card to discard")
@@ -507,21 +533,17 @@ def best_discard(
         if best is None or rank < best[0]:
             best = (rank, card)
     assert best is not None
-    return best[1], best_arrangement(without_one(hand, best[1]), wild_rank)
+    return best[1], best[0][0]
 
 
 def can_go_out_discarding(hand: Sequence[Card], wild_rank: int) -> list[Card]:
     """The distinct cards of ``hand`` whose discard leaves a hand that melds entirely."""
-    whole = min_penalty(hand, wild_rank)
-    return [
-        card
-        for card in dict.fromkeys(hand)
-        if card_penalty(card, wild_rank) >= whole  # else the rest keeps a penalty (above)
-        and not min_penalty(without_one(hand, card), wild_rank)
-    ]
+    penalties = penalties_after_discards(hand, wild_rank)  # shared with the hint's discard
+    return [card for card in dict.fromkeys(hand) if not penalties[card]]
 
 
 def clear_cache() -> None:
     """Forget every memoised result (benchmarks use it to time cold solves)."""
     _memo.clear()
     _penalties.clear()
+    _discards.clear()

@@ -20,7 +20,7 @@ from engine.five_crowns.actions import (
 from engine.five_crowns.deck import sorted_hand
 from engine.five_crowns.melds import (
     best_arrangement,
-    best_discard,
+    best_discard_penalty,
     can_go_out_discarding,
     min_penalty,
     without_one,
@@ -156,7 +156,6 @@ def hint(state: FiveCrownsState, seat: int) -> dict[str, Any]:
     hand = state.hands[seat]
     if state.phase == Phase.DISCARD and seat == state.turn:
         choices = [card for card in hand if may_discard(state, hand, card)]
-        card, arrangement = best_discard(hand, state.wild_rank, choices)
-        penalty = arrangement.penalty
+        card, penalty = best_discard_penalty(hand, state.wild_rank, choices)
         return {"penalty": penalty, "discard": str(card), "can_go_out": penalty == 0}
     return {"penalty": min_penalty(hand, state.wild_rank)}

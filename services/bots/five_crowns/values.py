@@ -13,8 +13,11 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from engine.cards import JOKER, Card
 from engine.five_crowns.deck import card_penalty, is_wild
+from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import penalties_after_discards
 from engine.five_crowns.swaps import SwapSolver
+
+_RUN_REACH = 4  # a run's naturals span at most 5 ranks (engine.five_crowns.melds)
 
 
 def after_discard(
@@ -73,6 +76,10 @@ class DrawPricer:
         self.wild_rank = wild_rank
         self.keep = self.solver.keep
         self.swap = self.solver.after_discard() if hand else self.keep
+        self.naturals = [card for card in hand if not is_wild(card, wild_rank)]
+        # What the wilds may add to a hand's penalty: only when it melds nothing at all,
+        # which three wilds always do.
+        self.wild_penalty = self.solver.wild_penalty if self.solver.wilds < MIN_MELD else 0
 
     def ceiling(self, card: Card) -> int:
         return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
@@ -86,6 +93,68 @@ class DrawPricer:
         # another discard it may meld (wilds freed), so that hand is solved too.
         return self.solver.after_swap(card, bound=self.ceiling(card))
 
+    def floor(self, card: Card) -> int:
+        """A lower bound on ``value(card)``, without solving.
+
+        Take the best arrangement of ``hand + card`` less some discard d, and break up
+        the meld holding ``card``: what is left arranges ``hand`` less d, whose naturals
+        leave at least ``swap`` less the wilds' share of it. Only ``card`` and the other
+        naturals of its meld (its rank, or its suit within a run's reach) stop counting.
+        A drawn wild could sit in any meld: not bounded (0).
+        """
+        if is_wild(card, self.wild_rank):
+            return 0
+        book = sum(other.rank for other in self.naturals if other.rank == card.rank)
+        run = sum(
+            other.rank
+            for other in self.naturals
+            if other.suit == card.suit and abs(other.rank - card.rank) <= _RUN_REACH
+        )
+        return max(0, min(self.keep, self.swap - self.wild_penalty - max(book, run)))
+
+    def at_most(self, unseen: Counter[Card], taking: int) -> bool:
+        """Is the expected value of a card of ``unseen`` (not empty) at most ``taking``?
+
+        Each kind lies between its floor and its ceiling; the kinds that cannot meld are
+        at their ceiling. The others are solved, the widest bounds first, only until the
+        sums of the bounds decide.
+        """
+        if self.keep <= taking:
+            return True
+        target = taking * sum(unseen.values())
+        low = high = 0
+        pending: list[tuple[int, int, Card]] = []
+        for card, copies in _kinds(unseen, self.wild_rank).items():
+            ceiling = self.ceiling(card)
+            high += copies * ceiling
+            if self.settled(card):
+                low += copies * ceiling
+            else:
+                pending.append((copies, ceiling, card))
+        if low > target:
+            return False
+        if high <= target:
+            return True
+        bounded = []
+        for copies, ceiling, card in pending:
+            floor = min(ceiling, self.floor(card))
+            low += copies * floor
+            bounded.append((copies * (ceiling - floor), copies, ceiling, floor, card))
+        if low > target:
+            return False
+        bounded.sort(key=lambda item: -item[0])
+        for gap, copies, ceiling, floor, card in bounded:
+            if not gap:
+                break
+            value = self.value(card)
+            low += copies * (value - floor)
+            high -= copies * (ceiling - value)
+            if low > target:
+                return False
+            if high <= target:
+                return True
+        return high <= target
+
     def values(self, unseen: Counter[Card]) -> Iterator[tuple[int, int]]:
         """``(copies, value)`` for every kind of card in ``unseen``."""
         for card, copies in _kinds(unseen, self.wild_rank).items():
@@ -95,38 +164,25 @@ class DrawPricer:
 def stock_at_least_as_good(
     hand: Sequence[Card], wild_rank: int, unseen: Counter[Card], taking: int
 ) -> bool:
-    """Is the expected penalty after a stock draw at most ``taking``?
+    """Is the expected penalty after a stock draw at most ``taking``?"""
+    if not sum(unseen.values()):
+        return True
+    return DrawPricer(hand, wild_rank).at_most(unseen, taking)
 
-    The kinds that cannot meld are priced at once; the others are solved, the most
-    uncertain first, only until the bounds (0 and each kind's ceiling) decide.
-    """
-    total = sum(unseen.values())
-    if not total:
+
+def stock_rather_than(
+    hand: Sequence[Card], wild_rank: int, unseen: Counter[Card], top: Card, banned: Card | None
+) -> bool:
+    """Is a stock draw (expected penalty) at least as good as taking ``top`` (``banned``:
+    the card that may not be thrown back)? ``stock_at_least_as_good(after_taking(...))``,
+    with one solve of the hand for both sides."""
+    if not sum(unseen.values()):
         return True
     pricer = DrawPricer(hand, wild_rank)
-    if pricer.keep <= taking:
-        return True
-    target = taking * total
-    priced, open_ceiling = 0, 0
-    pending: list[tuple[int, int, Card]] = []
-    for card, copies in _kinds(unseen, wild_rank).items():
-        ceiling = pricer.ceiling(card)
-        if pricer.settled(card):
-            priced += copies * ceiling
-        else:
-            pending.append((copies * ceiling, copies, card))
-            open_ceiling += copies * ceiling
-    if priced > target:
-        return False
-    pending.sort(key=lambda item: -item[0])
-    for most, copies, card in pending:
-        if priced + open_ceiling <= target:
-            return True
-        open_ceiling -= most
-        priced += copies * pricer.value(card)
-        if priced > target:
-            return False
-    return True
+    # Every stock card leaves at most ``keep`` (throw it back): if taking ``top`` cannot
+    # beat that, its exact value does not matter.
+    taking = pricer.solver.after_swap(top, banned, bound=pricer.keep)
+    return taking >= pricer.keep or pricer.at_most(unseen, taking)
 
 
 def expected_after_draw(hand: Sequence[Card], wild_rank: int, unseen: Counter[Card]) -> float:
