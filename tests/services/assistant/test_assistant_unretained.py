@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from tables_clients import LobbyClient, Phone
 
 from protocol import topics
@@ -18,23 +15,13 @@ from services.broker.settings import BrokerEndpoint
 from services.tables.runner import SETTLE_SECONDS, TICK_SECONDS, TablesRunner
 
 
-@pytest.fixture
-def unretained(broker: BrokerEndpoint, data_file: Path) -> Iterator[TablesRunner]:
-    owner = f"gamenight-tables-{uuid.uuid4().hex[:8]}"
-    with TablesRunner(
-        broker.service_url("tables"), data_file, owner=owner, retain_views=False
-    ) as runner:
-        runner.start()
-        yield runner
-
-
 def say(phone: Phone, text: str) -> dict[str, Any]:
     message = {"v": 1, "id": uuid.uuid4().hex[:10], "text": text, "lang": "en"}
     return phone.send(message, topic=topics.seat_topic(phone.table, phone.seat, "say"))
 
 
 def test_a_line_of_a_seat_not_yet_seen_waits_for_its_view(
-    unretained: TablesRunner, broker: BrokerEndpoint, lobby: LobbyClient
+    unretained_tables: TablesRunner, broker: BrokerEndpoint, lobby: LobbyClient
 ) -> None:
     lobby.wait_for_service()
     table = lobby.create("kings-corner", first_dealer="random")
