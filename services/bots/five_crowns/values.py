@@ -15,9 +15,11 @@ from engine.cards import JOKER, Card
 from engine.five_crowns.deck import card_penalty, is_wild
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import penalties_after_discards
-from engine.five_crowns.swaps import SwapSolver
+from engine.five_crowns.swaps import SwapSolver, _floor
 
 _RUN_REACH = 4  # a run's naturals span at most 5 ranks (engine.five_crowns.melds)
+# A guess only (it orders the work, never the answer): values sit this far up their bounds.
+SURE_SHARE = 0.5
 
 
 def after_discard(
@@ -104,13 +106,25 @@ class DrawPricer:
         """
         if is_wild(card, self.wild_rank):
             return 0
-        book = sum(other.rank for other in self.naturals if other.rank == card.rank)
-        run = sum(
-            other.rank
-            for other in self.naturals
-            if other.suit == card.suit and abs(other.rank - card.rank) <= _RUN_REACH
-        )
+        rank, suit = card.rank, card.suit
+        book = run = 0
+        for other in self.naturals:
+            if other.rank == rank:
+                book += rank
+            elif other.suit == suit and abs(other.rank - rank) <= _RUN_REACH:
+                run += other.rank
         return max(0, min(self.keep, self.swap - self.wild_penalty - max(book, run)))
+
+    def solved_floor(self, card: Card) -> int:
+        """A tighter lower bound on ``value(card)`` (natural): ``hand + card`` solved whole,
+        less the most any other discard can take out (``swaps._floor``)."""
+        whole = self.solver.whole_after(card)
+        drawn = [*self.solver.hand, card]
+        lowest = self.keep  # throwing ``card`` (or a copy) back
+        for other in dict.fromkeys(self.solver.hand):
+            if other != card:
+                lowest = min(lowest, _floor(other, whole, drawn, self.wild_rank))
+        return max(0, lowest)
 
     def at_most(self, unseen: Counter[Card], taking: int) -> bool:
         """Is the expected value of a card of ``unseen`` (not empty) at most ``taking``?
@@ -143,6 +157,16 @@ class DrawPricer:
         if low > target:
             return False
         bounded.sort(key=lambda item: -item[0])
+        if low + sum(gap for gap, *_ in bounded) * SURE_SHARE > target:
+            # Likely the pile: tighter floors first (a cheaper solve than the values).
+            for index, (gap, copies, ceiling, floor, card) in enumerate(bounded):
+                if gap and not is_wild(card, self.wild_rank):
+                    tighter = min(ceiling, self.solved_floor(card))
+                    low += copies * (tighter - floor)
+                    bounded[index] = (copies * (ceiling - tighter), copies, ceiling, tighter, card)
+                    if low > target:
+                        return False
+            bounded.sort(key=lambda item: -item[0])
         for gap, copies, ceiling, floor, card in bounded:
             if not gap:
                 break
