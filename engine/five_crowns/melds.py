@@ -341,6 +341,35 @@ def _share_wilds(vectors: list[tuple[int, ...]], wilds: int) -> tuple[int, list[
     return best[-1], shares[::-1]
 
 
+def _most_melded(vectors: Iterable[tuple[int, ...]], wilds: int) -> int:
+    """``_share_wilds``'s value alone (no shares), faster: a component that wilds do not
+    help (its vector is flat) just adds its value, and only the others share the wilds."""
+    flat = 0
+    best: list[int] | None = None
+    for vector in vectors:
+        if max(vector) == vector[0]:
+            flat += vector[0]
+            continue
+        last = len(vector) - 1
+        if best is None:  # the first: the most it melds with up to each budget
+            best, top = [], 0
+            for budget in range(wilds + 1):
+                if budget <= last and vector[budget] > top:
+                    top = vector[budget]
+                best.append(top)
+            continue
+        row = []
+        for budget in range(wilds + 1):
+            top = best[budget] + vector[0]
+            for more in range(1, (budget if budget < last else last) + 1):
+                value = best[budget - more] + vector[more]
+                if value > top:
+                    top = value
+            row.append(top)
+        best = row
+    return flat + (best[wilds] if best is not None else 0)
+
+
 def _penalty(naturals: list[Card], wilds: list[Card], melded: int, wild_rank: int) -> int:
     penalty = sum(card.rank for card in naturals) - melded
     if not melded and len(wilds) < MIN_MELD:  # no meld at all: the wilds count too
@@ -365,7 +394,7 @@ def min_penalty(hand: Iterable[Card], wild_rank: int) -> int:
         penalty = 0  # every natural can sit between two wilds
     else:
         vectors = _vectors(_components(naturals, len(wilds)), len(wilds))
-        melded, _ = _share_wilds(vectors, len(wilds))
+        melded = _most_melded(vectors, len(wilds))
         penalty = _penalty(naturals, wilds, melded, wild_rank)
     if len(_penalties) >= _MEMO_LIMIT:
         _penalties.clear()  # bounded, like the search's memo
@@ -459,8 +488,24 @@ def _max_plus(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, ...
 # ---------------------------------------------------------------- the public entry points
 
 
+# Arrangements, keyed by the hand as given (which wild goes where follows its order):
+# going out, the round's end and the views arrange the same hands. They are immutable.
+_arrangements: dict[tuple[tuple[Card, ...], int], Arrangement] = {}
+
+
 def best_arrangement(hand: Iterable[Card], wild_rank: int) -> Arrangement:
     """The arrangement of ``hand`` into melds that leaves the lowest penalty."""
+    cards = tuple(hand)
+    key = (cards, wild_rank)
+    found = _arrangements.get(key)
+    if found is None:
+        if len(_arrangements) >= _DISCARDS_LIMIT:
+            _arrangements.clear()  # bounded, like the search's memo
+        found = _arrangements[key] = _best_arrangement(cards, wild_rank)
+    return found
+
+
+def _best_arrangement(hand: tuple[Card, ...], wild_rank: int) -> Arrangement:
     naturals, wilds = _split(hand, wild_rank)
     wilds.sort(key=lambda card: card_penalty(card, wild_rank))  # the cheapest melded first
     groups = _components(naturals, len(wilds))
@@ -547,3 +592,4 @@ def clear_cache() -> None:
     _memo.clear()
     _penalties.clear()
     _discards.clear()
+    _arrangements.clear()

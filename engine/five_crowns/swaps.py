@@ -13,17 +13,17 @@ through ``melds.min_penalty`` directly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.cards import Card
-from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
+from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, hand_order, is_wild
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import (
     _BITS,
     _SUIT_INDEX,
     _best,
     _components,
-    _share_wilds,
+    _most_melded,
     _split,
     min_penalty,
     without_one,
@@ -66,7 +66,7 @@ class SwapSolver:
 
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
         if self.wilds:
-            melded, _ = _share_wilds(vectors, self.wilds)
+            melded = _most_melded(vectors, self.wilds)
         else:  # no wilds to share: each group melds on its own
             melded = sum(vector[0] for vector in vectors)
         penalty = natural_total - melded
@@ -136,22 +136,56 @@ class SwapSolver:
         for other in choices:
             if best is not None and _floor(other, self.keep, hand, wild_rank) >= best:
                 continue
-            if is_wild(other, wild_rank):
-                penalty = min_penalty(without_one(hand, other), wild_rank)
-            else:
-                other_slot = _slot(other)
-                index = self.group_of[other_slot]
-                vectors = [vector for i, vector in enumerate(self.vectors) if i != index]
-                less_group = self._group_less(index, other_slot)
-                if less_group is not None:
-                    vectors.append(less_group)
-                penalty = self._penalty(self.natural_total - other.rank, vectors)
+            penalty = self.penalty_less(other)
             if best is None or penalty < best:
                 best = penalty
                 if best == 0:
                     break
         assert best is not None
         return best
+
+    def penalty_less(self, card: Card) -> int:
+        """The penalty of ``hand`` less one ``card`` (which it holds)."""
+        if is_wild(card, self.wild_rank):  # the wild count changes: solved afresh
+            return min_penalty(without_one(self.hand, card), self.wild_rank)
+        slot = _slot(card)
+        index = self.group_of[slot]
+        vectors = [vector for i, vector in enumerate(self.vectors) if i != index]
+        less_group = self._group_less(index, slot)
+        if less_group is not None:
+            vectors.append(less_group)
+        return self._penalty(self.natural_total - card.rank, vectors)
+
+    def best_discard(self, choices: Iterable[Card]) -> tuple[Card, int]:
+        """``melds.best_discard_penalty``'s answer (the same tie rules), pruned: cards are
+        tried in tie order and one is solved only if its floor could beat the best."""
+        wild_rank, hand, whole = self.wild_rank, self.hand, self.keep
+        ordered = sorted(
+            dict.fromkeys(choices),
+            key=lambda card: (is_wild(card, wild_rank), -card_penalty(card, wild_rank), hand_order(card)),
+        )
+        if not ordered:
+            raise ValueError("no card to discard")
+        best_card, best = ordered[0], self.penalty_less(ordered[0])
+        for card in ordered[1:]:
+            if not best:
+                break  # nothing beats 0, and later cards lose the ties
+            if _floor(card, whole, hand, wild_rank) >= best:
+                continue  # it cannot beat the best (a tie loses: tried later)
+            penalty = self.penalty_less(card)
+            if penalty < best:
+                best_card, best = card, penalty
+        return best_card, best
+
+    def ways_out(self) -> list[Card]:
+        """``melds.can_go_out_discarding``: the distinct cards whose discard leaves a hand
+        that melds entirely. Only a card worth at least the whole hand's penalty can."""
+        whole = self.keep
+        return [
+            card
+            for card in dict.fromkeys(self.hand)
+            if card_penalty(card, self.wild_rank) >= whole and not self.penalty_less(card)
+        ]
 
     def may_meld(self, card: Card) -> bool:
         """Could ``card`` join a meld of ``hand + card``? False only when it surely cannot
@@ -240,3 +274,21 @@ def _floor(card: Card, whole: int, hand: Sequence[Card], wild_rank: int) -> int:
         return whole - value
     everything = sum(card_penalty(other, wild_rank) for other in hand) - value
     return max(whole - value, min(whole, everything))
+
+
+# Solvers of whole hands, keyed by the hand as given: the legal actions (ways out), the
+# hint (best discard) and the bots ask about the same hand in one turn. Their answers
+# are pure; their caches only grow with the questions asked.
+_solvers: dict[tuple[tuple[Card, ...], int], SwapSolver] = {}
+_SOLVERS_LIMIT = 1 << 10
+
+
+def solver_for(hand: Sequence[Card], wild_rank: int) -> SwapSolver:
+    """A shared ``SwapSolver`` of ``hand``."""
+    key = (tuple(hand), wild_rank)
+    found = _solvers.get(key)
+    if found is None:
+        if len(_solvers) >= _SOLVERS_LIMIT:
+            _solvers.clear()  # bounded, like the meld search's memo
+        found = _solvers[key] = SwapSolver(hand, wild_rank)
+    return found

@@ -15,7 +15,7 @@ from engine.cards import JOKER, Card
 from engine.five_crowns.deck import card_penalty, is_wild
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import penalties_after_discards
-from engine.five_crowns.swaps import SwapSolver, _floor
+from engine.five_crowns.swaps import SwapSolver, _floor, solver_for
 
 _RUN_REACH = 4  # a run's naturals span at most 5 ranks (engine.five_crowns.melds)
 # A guess only (it orders the work, never the answer): values sit this far up their bounds.
@@ -74,7 +74,7 @@ class DrawPricer:
     """
 
     def __init__(self, hand: Sequence[Card], wild_rank: int) -> None:
-        self.solver = SwapSolver(hand, wild_rank)
+        self.solver = solver_for(hand, wild_rank)  # shared with the seat's hint
         self.wild_rank = wild_rank
         self.keep = self.solver.keep
         self.swap = self.solver.after_discard() if hand else self.keep

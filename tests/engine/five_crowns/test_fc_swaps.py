@@ -65,3 +65,17 @@ def test_a_drawn_card_that_bridges_two_groups() -> None:
     solver = SwapSolver(hand, 3)
     assert solver.after_swap(parse_cards("7H")[0]) == 0
     assert solver.after_swap(parse_cards("7H")[0], banned=parse_cards("KS")[0]) == 13
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(0, 60), min_size=1, max_size=8).map(tuple), min_size=0, max_size=6
+    ),
+    st.integers(0, 7),
+)
+def test_the_fast_wild_sharing_is_the_full_knapsack(vectors: list, wilds: int) -> None:
+    from engine.five_crowns.melds import _most_melded, _share_wilds
+
+    vectors = [vector[: wilds + 1] for vector in vectors]
+    assert _most_melded(vectors, wilds) == _share_wilds(vectors, wilds)[0]
