@@ -187,6 +187,16 @@ class SwapSolver:
             if card_penalty(card, self.wild_rank) >= whole and not self.penalty_less(card)
         ]
 
+    def suit_alone(self, card: Card) -> bool:
+        """Has natural ``card`` no natural of its suit (another rank) within a run's reach?
+        Then it can join only books or wilds, and every suit of its rank is worth the same
+        to ``hand``: the melds map one to one when the suit is swapped."""
+        slot = _slot(card)
+        rank_index = slot % len(RANKS)
+        low = max(slot - self.reach, slot - rank_index)
+        high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
+        return not any(other in self.group_of for other in range(low, high + 1) if other != slot)
+
     def may_meld(self, card: Card) -> bool:
         """Could ``card`` join a meld of ``hand + card``? False only when it surely cannot
         (no natural of the hand within its reach, and fewer than two wilds)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from engine.cards import JOKER, Card
 from engine.five_crowns.deck import card_penalty, is_wild
@@ -137,21 +138,29 @@ class DrawPricer:
             return True
         target = taking * sum(unseen.values())
         low = high = 0
-        pending: list[tuple[int, int, Card]] = []
+        # Kinds of one value: a natural with no natural of its suit within a run's reach
+        # can only join a book (or wilds): its suit does not matter, only its rank.
+        pending: dict[Card | int, list[Any]] = {}
         for card, copies in _kinds(unseen, self.wild_rank).items():
             ceiling = self.ceiling(card)
             high += copies * ceiling
             if self.settled(card):
                 low += copies * ceiling
-            else:
-                pending.append((copies, ceiling, card))
+                continue
+            alone = not is_wild(card, self.wild_rank) and self.solver.suit_alone(card)
+            key: Card | int = card.rank if alone else card
+            same = pending.get(key)
+            if same is None:
+                pending[key] = [copies, ceiling, card, min(ceiling, self.floor(card))]
+            else:  # the same value (and ceiling): the lower floor bounds both
+                same[0] += copies
+                same[3] = min(same[3], self.floor(card))
         if low > target:
             return False
         if high <= target:
             return True
         bounded = []
-        for copies, ceiling, card in pending:
-            floor = min(ceiling, self.floor(card))
+        for copies, ceiling, card, floor in pending.values():
             low += copies * floor
             bounded.append((copies * (ceiling - floor), copies, ceiling, floor, card))
         if low > target:

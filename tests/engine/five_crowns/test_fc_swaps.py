@@ -79,3 +79,20 @@ def test_the_fast_wild_sharing_is_the_full_knapsack(vectors: list, wilds: int) -
 
     vectors = [vector[: wilds + 1] for vector in vectors]
     assert _most_melded(vectors, wilds) == _share_wilds(vectors, wilds)[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(), st.integers(3, 13))
+def test_a_card_alone_in_its_suit_is_worth_the_same_in_every_such_suit(
+    example: tuple, rank: int
+) -> None:
+    from engine.five_crowns.deck import SUITS, is_wild
+
+    hand, _, wild_rank = example
+    solver = SwapSolver(hand, wild_rank)
+    alone = [Card(rank, suit) for suit in SUITS if solver.suit_alone(Card(rank, suit))]
+    if is_wild(Card(rank, SUITS[0]), wild_rank) or len(alone) < 2:
+        return
+    values = {plain_after_discard([*hand, card], wild_rank, None) for card in alone}
+    assert len(values) == 1
+    assert {solver.after_swap(card) for card in alone} == values
