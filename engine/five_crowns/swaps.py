@@ -162,7 +162,11 @@ class SwapSolver:
         wild_rank, hand, whole = self.wild_rank, self.hand, self.keep
         ordered = sorted(
             dict.fromkeys(choices),
-            key=lambda card: (is_wild(card, wild_rank), -card_penalty(card, wild_rank), hand_order(card)),
+            key=lambda card: (
+                is_wild(card, wild_rank),
+                -card_penalty(card, wild_rank),
+                hand_order(card),
+            ),
         )
         if not ordered:
             raise ValueError("no card to discard")

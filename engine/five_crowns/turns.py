@@ -20,7 +20,6 @@ from engine.five_crowns.actions import (
 from engine.five_crowns.deck import sorted_hand
 from engine.five_crowns.melds import (
     best_arrangement,
-    min_penalty,
     without_one,
 )
 from engine.five_crowns.model import Hand, Phase

@@ -13,12 +13,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from engine.cards import JOKER, Card
-from engine.five_crowns.deck import card_penalty, is_wild
+from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import penalties_after_discards
 from engine.five_crowns.swaps import SwapSolver, _floor, solver_for
 
 _RUN_REACH = 4  # a run's naturals span at most 5 ranks (engine.five_crowns.melds)
+_BOOK_OTHERS = 4  # and a book holds at most 5 naturals
 # A guess only (it orders the work, never the answer): values sit this far up their bounds.
 SURE_SHARE = 0.5
 
@@ -83,6 +84,7 @@ class DrawPricer:
         # What the wilds may add to a hand's penalty: only when it melds nothing at all,
         # which three wilds always do.
         self.wild_penalty = self.solver.wild_penalty if self.solver.wilds < MIN_MELD else 0
+        self._two_wilds_fewer: int | None = None
 
     def ceiling(self, card: Card) -> int:
         return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
@@ -99,22 +101,62 @@ class DrawPricer:
     def floor(self, card: Card) -> int:
         """A lower bound on ``value(card)``, without solving.
 
-        Take the best arrangement of ``hand + card`` less some discard d, and break up
-        the meld holding ``card``: what is left arranges ``hand`` less d, whose naturals
-        leave at least ``swap`` less the wilds' share of it. Only ``card`` and the other
-        naturals of its meld (its rank, or its suit within a run's reach) stop counting.
-        A drawn wild could sit in any meld: not bounded (0).
+        Take the best arrangement of ``hand + card`` less some discard d. If ``card`` is
+        left over, the rest arranges ``hand`` less d: at least ``swap`` + its value.
+        Else break up the meld holding it: the rest arranges ``hand`` less d (less the
+        meld's wilds), so the naturals leave at least ``swap`` less the wilds' share,
+        less the other naturals of that meld (its rank, or its suit within a run's
+        reach); with no such natural, the meld took two wilds or more (see
+        ``_without_two_wilds``). A drawn wild could sit in any meld: not bounded (0).
         """
         if is_wild(card, self.wild_rank):
             return 0
-        rank, suit = card.rank, card.suit
-        book = run = 0
-        for other in self.naturals:
-            if other.rank == rank:
-                book += rank
-            elif other.suit == suit and abs(other.rank - rank) <= _RUN_REACH:
-                run += other.rank
-        return max(0, min(self.keep, self.swap - self.wild_penalty - max(book, run)))
+        lowest = self.ceiling(card)  # thrown back, or left over
+        partners = self._partners(card)
+        if partners:
+            lowest = min(lowest, self.swap - self.wild_penalty - partners)
+        if self.solver.wilds >= 2:
+            lowest = min(lowest, self._without_two_wilds())
+        return max(0, lowest)
+
+    def _partners(self, card: Card) -> int:
+        """The most value of ``hand``'s naturals that can share one meld with ``card``
+        (0: none can): a book of its rank, or a run of its suit spanning 3 to 5 ranks
+        whose missing ranks the wilds fill."""
+        rank, wilds = card.rank, self.solver.wilds
+        same = sum(1 for other in self.naturals if other.rank == rank)
+        book = rank * min(_BOOK_OTHERS, same) if same and same + wilds >= 2 else 0
+        ranks = {other.rank for other in self.naturals if other.suit == card.suit} - {rank}
+        run = 0
+        for length in range(MIN_MELD, _RUN_REACH + 2):
+            for low in range(max(LOWEST_RANK, rank - length + 1), rank + 1):
+                high = low + length - 1
+                if high > RANKS[-1]:
+                    break
+                present = [other for other in ranks if low <= other <= high]
+                if present and length - 1 - len(present) <= wilds:
+                    run = max(run, sum(present))
+        return max(book, run)
+
+    def _without_two_wilds(self) -> int:
+        """A lower bound on what the naturals of ``hand`` less any one card leave with
+        two wilds fewer (a meld of the drawn card and wilds only took them)."""
+        if self._two_wilds_fewer is None:
+            wild_rank = self.wild_rank
+            wilds = sorted(
+                (card for card in self.solver.hand if is_wild(card, wild_rank)),
+                key=lambda card: -card_penalty(card, wild_rank),
+            )
+            fewer = [card for card in self.solver.hand if not is_wild(card, wild_rank)]
+            fewer += wilds[2:]  # the costliest two gone: the least wild penalty left
+            left = (
+                0
+                if len(wilds) - 2 >= MIN_MELD
+                else sum(card_penalty(card, wild_rank) for card in wilds[2:])
+            )
+            after = solver_for(fewer, wild_rank).after_discard() if fewer else 0
+            self._two_wilds_fewer = after - left
+        return self._two_wilds_fewer
 
     def solved_floor(self, card: Card) -> int:
         """A tighter lower bound on ``value(card)`` (natural): ``hand + card`` solved whole,
