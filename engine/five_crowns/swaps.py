@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.cards import Card
+from engine.cards import JOKER, Card
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, hand_order, is_wild
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import (
@@ -63,6 +63,7 @@ class SwapSolver:
         self.keep = self._penalty(self.natural_total, self.vectors)
         self._without: dict[int, tuple[int, ...] | None] = {}  # a group less one natural
         self._merged: dict[Card, _Merged] = {}
+        self._ordered: list[Card] | None = None  # the hand's distinct cards, in try order
 
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
         if self.wilds:
@@ -221,9 +222,17 @@ class SwapSolver:
         """
         wild_rank = self.wild_rank
         drawn = [*self.hand, card]
-        choices = [other for other in dict.fromkeys(drawn) if other != banned] or drawn
         if is_wild(card, wild_rank):  # the wild count changes: solve that hand afresh
             return SwapSolver(drawn, wild_rank).after_discard(banned, bound)
+        # The same choices as ``dict.fromkeys(drawn)`` less ``banned``; the order only
+        # speeds the pruning up (the hand's is sorted once).
+        if self._ordered is None:
+            self._ordered = sorted(
+                dict.fromkeys(self.hand), key=lambda other: _try_order(other, wild_rank)
+            )
+        choices = [] if card == banned else [card]
+        choices += [other for other in self._ordered if other != banned and other != card]
+        choices = choices or drawn
         touching, (merged_mask, merged_count, merged_total), merged, outside, whole = self._merge(
             card
         )
@@ -231,10 +240,13 @@ class SwapSolver:
         rest = [self.vectors[index] for index in outside]
         natural_total = self.natural_total + card.rank
         best = bound
-        choices.sort(key=lambda other: _try_order(other, wild_rank))
         for other in choices:
-            if best is not None and _floor(other, whole, drawn, wild_rank) >= best:
-                continue
+            if best is not None:
+                if other.rank != wild_rank and other != JOKER:  # ``_floor``, inlined
+                    if whole - other.rank >= best:
+                        continue
+                elif _floor(other, whole, drawn, wild_rank) >= best:
+                    continue
             if other == card and card != banned:
                 penalty = self.keep
             elif is_wild(other, wild_rank):
