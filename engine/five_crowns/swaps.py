@@ -64,6 +64,7 @@ class SwapSolver:
         self._without: dict[int, tuple[int, ...] | None] = {}  # a group less one natural
         self._merged: dict[Card, _Merged] = {}
         self._ordered: list[Card] | None = None  # the hand's distinct cards, in try order
+        self._near: set[int] | None = None
 
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
         if self.wilds:
@@ -207,7 +208,16 @@ class SwapSolver:
         (no natural of the hand within its reach, and fewer than two wilds)."""
         if is_wild(card, self.wild_rank) or self.wilds >= 2:
             return True
-        return bool(self._touching(card))
+        if self._near is None:  # the slots ``_touching`` finds a group from, once
+            near: set[int] = set()
+            for slot in self.group_of:
+                rank_index = slot % len(RANKS)
+                near.update(rank_index + len(RANKS) * suit for suit in range(len(_SUIT_INDEX)))
+                low = max(slot - self.reach, slot - rank_index)
+                high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
+                near.update(range(low, high + 1))
+            self._near = near
+        return _slot(card) in self._near
 
     def whole_after(self, card: Card) -> int:
         """The penalty of ``hand + card`` (nothing thrown)."""

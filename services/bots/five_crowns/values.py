@@ -59,6 +59,16 @@ def canonical(card: Card, wild_rank: int) -> Card:
     return card
 
 
+def _rank_sum(ranks: int) -> int:
+    """The sum of the ranks whose bits are set."""
+    total = 0
+    while ranks:
+        low = ranks & -ranks
+        total += low.bit_length() - 1
+        ranks -= low
+    return total
+
+
 def _kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
     kinds: Counter[Card] = Counter()
     for card, copies in unseen.items():
@@ -85,6 +95,11 @@ class DrawPricer:
         # which three wilds always do.
         self.wild_penalty = self.solver.wild_penalty if self.solver.wilds < MIN_MELD else 0
         self._two_wilds_fewer: int | None = None
+        self.same_rank: dict[int, int] = {}  # naturals held per rank
+        self.suit_ranks: dict[str, int] = {}  # per suit, a bit for each rank held
+        for natural in self.naturals:
+            self.same_rank[natural.rank] = self.same_rank.get(natural.rank, 0) + 1
+            self.suit_ranks[natural.suit] = self.suit_ranks.get(natural.suit, 0) | 1 << natural.rank
 
     def ceiling(self, card: Card) -> int:
         return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
@@ -124,18 +139,19 @@ class DrawPricer:
         (0: none can): a book of its rank, or a run of its suit spanning 3 to 5 ranks
         whose missing ranks the wilds fill."""
         rank, wilds = card.rank, self.solver.wilds
-        same = sum(1 for other in self.naturals if other.rank == rank)
+        same = self.same_rank.get(rank, 0)
         book = rank * min(_BOOK_OTHERS, same) if same and same + wilds >= 2 else 0
-        ranks = {other.rank for other in self.naturals if other.suit == card.suit} - {rank}
+        ranks = self.suit_ranks.get(card.suit, 0) & ~(1 << rank)  # a bit per rank held
         run = 0
-        for length in range(MIN_MELD, _RUN_REACH + 2):
-            for low in range(max(LOWEST_RANK, rank - length + 1), rank + 1):
-                high = low + length - 1
-                if high > RANKS[-1]:
-                    break
-                present = [other for other in ranks if low <= other <= high]
-                if present and length - 1 - len(present) <= wilds:
-                    run = max(run, sum(present))
+        if ranks:
+            for length in range(MIN_MELD, _RUN_REACH + 2):
+                for low in range(max(LOWEST_RANK, rank - length + 1), rank + 1):
+                    high = low + length - 1
+                    if high > RANKS[-1]:
+                        break
+                    present = ranks & ((1 << (high + 1)) - (1 << low))
+                    if present and length - 1 - present.bit_count() <= wilds:
+                        run = max(run, _rank_sum(present))
         return max(book, run)
 
     def _without_two_wilds(self) -> int:
