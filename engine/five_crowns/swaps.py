@@ -65,6 +65,7 @@ class SwapSolver:
         self._merged: dict[Card, _Merged] = {}
         self._ordered: list[Card] | None = None  # the hand's distinct cards, in try order
         self._near: set[int] | None = None
+        self._suit_near: set[int] | None = None
 
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
         if self.wilds:
@@ -197,11 +198,15 @@ class SwapSolver:
         """Has natural ``card`` no natural of its suit (another rank) within a run's reach?
         Then it can join only books or wilds, and every suit of its rank is worth the same
         to ``hand``: the melds map one to one when the suit is swapped."""
-        slot = _slot(card)
-        rank_index = slot % len(RANKS)
-        low = max(slot - self.reach, slot - rank_index)
-        high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
-        return not any(other in self.group_of for other in range(low, high + 1) if other != slot)
+        if self._suit_near is None:  # the slots with another rank of the suit in reach
+            suit_near: set[int] = set()
+            for slot in self.group_of:
+                rank_index = slot % len(RANKS)
+                low = max(slot - self.reach, slot - rank_index)
+                high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
+                suit_near.update(other for other in range(low, high + 1) if other != slot)
+            self._suit_near = suit_near
+        return _slot(card) not in self._suit_near
 
     def may_meld(self, card: Card) -> bool:
         """Could ``card`` join a meld of ``hand + card``? False only when it surely cannot

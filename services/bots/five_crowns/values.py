@@ -209,16 +209,18 @@ class DrawPricer:
             key: Card | int = card.rank if alone else card
             same = pending.get(key)
             if same is None:
-                pending[key] = [copies, ceiling, card, min(ceiling, self.floor(card))]
-            else:  # the same value (and ceiling): the lower floor bounds both
+                pending[key] = [copies, ceiling, [card]]
+            else:  # the same value (and ceiling)
                 same[0] += copies
-                same[3] = min(same[3], self.floor(card))
+                same[2].append(card)
         if low > target:
             return False
         if high <= target:
             return True
         bounded = []
-        for copies, ceiling, card, floor in pending.values():
+        for copies, ceiling, cards in pending.values():
+            card = cards[0]
+            floor = min(ceiling, *(self.floor(each) for each in cards))  # it bounds them all
             low += copies * floor
             bounded.append((copies * (ceiling - floor), copies, ceiling, floor, card))
         if low > target:
