@@ -65,6 +65,7 @@ class SwapSolver:
         self._merged: dict[Card, _Merged] = {}
         self._ordered: list[Card] | None = None  # the hand's distinct cards, in try order
         self._near: set[int] | None = None
+        self._less: dict[Card, int] = {}  # penalty_less's answers
         self._suit_near: set[int] | None = None
 
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
@@ -149,15 +150,21 @@ class SwapSolver:
 
     def penalty_less(self, card: Card) -> int:
         """The penalty of ``hand`` less one ``card`` (which it holds)."""
+        found = self._less.get(card)
+        if found is not None:  # the ways out and the best discard ask about the same cards
+            return found
         if is_wild(card, self.wild_rank):  # the wild count changes: solved afresh
-            return min_penalty(without_one(self.hand, card), self.wild_rank)
-        slot = _slot(card)
-        index = self.group_of[slot]
-        vectors = [vector for i, vector in enumerate(self.vectors) if i != index]
-        less_group = self._group_less(index, slot)
-        if less_group is not None:
-            vectors.append(less_group)
-        return self._penalty(self.natural_total - card.rank, vectors)
+            found = min_penalty(without_one(self.hand, card), self.wild_rank)
+        else:
+            slot = _slot(card)
+            index = self.group_of[slot]
+            vectors = [vector for i, vector in enumerate(self.vectors) if i != index]
+            less_group = self._group_less(index, slot)
+            if less_group is not None:
+                vectors.append(less_group)
+            found = self._penalty(self.natural_total - card.rank, vectors)
+        self._less[card] = found
+        return found
 
     def best_discard(self, choices: Iterable[Card]) -> tuple[Card, int]:
         """``melds.best_discard_penalty``'s answer (the same tie rules), pruned: cards are
