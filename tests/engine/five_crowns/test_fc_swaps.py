@@ -96,3 +96,24 @@ def test_a_card_alone_in_its_suit_is_worth_the_same_in_every_such_suit(
     values = {plain_after_discard([*hand, card], wild_rank, None) for card in alone}
     assert len(values) == 1
     assert {solver.after_swap(card) for card in alone} == values
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(least=1), st.data())
+def test_the_pruned_best_discard_and_ways_out_are_the_plain_ones(
+    example: tuple, data: st.DataObject
+) -> None:
+    from engine.five_crowns.deck import card_penalty, hand_order, is_wild
+
+    hand, _, wild_rank = example
+    choices = data.draw(st.lists(st.sampled_from(hand), min_size=1, unique=True))
+    solver = SwapSolver(hand, wild_rank)
+
+    def rank(card: Card) -> tuple:
+        penalty = min_penalty(without_one(hand, card), wild_rank)
+        return (penalty, is_wild(card, wild_rank), -card_penalty(card, wild_rank), hand_order(card))
+
+    plain = min(choices, key=rank)
+    assert solver.best_discard(choices) == (plain, rank(plain)[0])
+    plain_out = [c for c in dict.fromkeys(hand) if not min_penalty(without_one(hand, c), wild_rank)]
+    assert solver.ways_out() == plain_out
