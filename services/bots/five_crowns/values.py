@@ -209,18 +209,16 @@ class DrawPricer:
             key: Card | int = card.rank if alone else card
             same = pending.get(key)
             if same is None:
-                pending[key] = [copies, ceiling, [card]]
+                pending[key] = [copies, ceiling, card]
             else:  # the same value (and ceiling)
                 same[0] += copies
-                same[2].append(card)
         if low > target:
             return False
         if high <= target:
             return True
         bounded = []
-        for copies, ceiling, cards in pending.values():
-            card = cards[0]
-            floor = min(ceiling, *(self.floor(each) for each in cards))  # it bounds them all
+        for copies, ceiling, card in pending.values():
+            floor = min(ceiling, self.floor(card))  # the kind's value: one for its cards
             low += copies * floor
             bounded.append((copies * (ceiling - floor), copies, ceiling, floor, card))
         if low > target:
