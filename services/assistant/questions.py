@@ -59,6 +59,9 @@ def _seat(state: State) -> int | None:
 def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.has("what", "say", "can") and not reading.any("go_out", "meld", "score", "value"):
         return Answer("help", {"game": state.get("game") if state else None})
+    if reading.has("understand", "you") and not (reading.cards or reading.piles):
+        # "tu comprends quoi ?", "what do you understand?"
+        return Answer("help", {"game": state.get("game") if state else None})
     if not reading.any("help") or reading.any("hint"):
         return None
     if reading.any("what", "should") and reading.any("play"):
@@ -67,8 +70,20 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 
 def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    if reading.any("first") and reading.any("draw", "take"):
+        return None  # "il faut piocher avant ?": the rule, not advice
+    if reading.any("need", "have") and reading.any("go_out") and not reading.cards:
+        return None  # "what must I have to go out?": the rule
     asked = (
         reading.any("hint")
+        or (  # "je me débarrasse de quoi ?", "what do I throw?": what to do, asked
+            reading.question
+            and reading.any("what")
+            and _me(reading)
+            and reading.any("discard", "draw", "move")
+            and not (reading.cards or reading.piles)
+            and not reading.any("can", "who", "when", "how", "have")
+        )
         or (reading.has("help", "what") and reading.any("play"))
         or (reading.has("should") and (reading.any("what", "play", "move") or _acts(reading)))
         or (reading.has("do") and not reading.any("turn", "round", "have"))  # "je fais quoi ?"
@@ -186,6 +201,8 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         return None
     if reading.any("score") and (WILD_WORDS & set(reading.words) or reading.cards):
         return None  # "hoeveel punten is een wilde kaart?" asks what it is worth
+    if WILD_WORDS & set(reading.words) and not reading.any("card"):
+        return None  # "se eu ficar com um curinga, perco quanto?": a price, not a count
     if state is None:
         return Refusal("no_game_yet")
     counts: Sequence[int] = state.get("hand_counts") or []
@@ -211,7 +228,10 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
 def _discard_top(
     reading: Reading, state: State | None, names: Mapping[int, str]
 ) -> Understood | None:
-    if not reading.has("discard_pile") or reading.any("take", "draw", "can", "should"):
+    face_up = reading.has("face_up") and not (
+        reading.cards or reading.piles or reading.any("corner", "side", "empty", "pile")
+    )  # "what's face up?", "welke kaart ligt er open?"
+    if not (reading.has("discard_pile") or face_up) or reading.any("take", "draw", "can", "should"):
         return None
     if not (reading.question or reading.any("what", "top")):
         return None
@@ -260,7 +280,7 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.question
         and len(reading.words) <= 4
         and _me(reading)
-        and reading.words[0] in ("is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must")
+        and reading.lead_word in _ME_NOW_STARTS
         and not reading.piles
     )
     if reading.any("corner", "side", "pile", "empty"):
@@ -285,6 +305,9 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     if current == _seat(state):
         return Answer("turn_you")
     return Answer("turn", {"seat": current})
+
+
+_ME_NOW_STARTS = frozenset({"is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must", "a"})
 
 
 def _holding(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
@@ -428,6 +451,8 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
     # "how much is a jack?": a card's price, not how many of it
+    wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
+    priced = priced or (reading.question and reading.has("how_many") and wild_said)
     priced = priced or (
         reading.question
         and reading.has("how_many")
@@ -436,7 +461,6 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     )
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
-    wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
     if not priced or (reading.any("me", "who") and not reading.cards and not wild_said):
         return None
     if state is None:
@@ -540,7 +564,9 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         and (reading.any("when", "how", "end_turn"))
     ):
         return "round_end"
-    if reading.any("draw") and reading.any("when", "how_many", "should", "can", "how", "every"):
+    if reading.any("draw") and reading.any(
+        "when", "how_many", "should", "can", "how", "every", "first", "need"
+    ):
         return "draw_" + str(options.get("draw", "start"))
     if reading.any("score") and reading.any("how", "mean"):
         return "score_" + str(options.get("scoring", "kings_ten"))
@@ -564,7 +590,7 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "round_end"
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn"):
         return "score"  # "how does scoring work in this game?", and "how do you win?"
-    if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can"):
+    if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can", "need"):
         if reading.any("me") and reading.any("can") and not reading.any("how", "mean"):
             return None  # "can I go out?" is about this hand
         return "go_out"

@@ -67,6 +67,7 @@ class CardSpec:
     onto: bool = False
     joker: bool = False
     wild: bool = False
+    heard: bool = False  # its rank and suit both only by their sound: only ever a legal action
 
     def matches(self, text: str, wild_rank: int | None = None) -> bool:
         """Whether the card ``text`` ("7H", "JK") is one this could name."""
@@ -120,6 +121,7 @@ class Reading:
     piles: tuple[PileSpec, ...]
     question: bool
     negated: bool
+    lead_word: str = ""  # the first word, past a word set apart by a comma ("zo, ben ik?")
 
     def has(self, *concepts: str) -> bool:
         return all(concept in self.concepts for concept in concepts)
@@ -145,13 +147,44 @@ def tokens(text: str) -> tuple[list[str], list[bool]]:
     for match in _WORD.finditer(plain_keep_case(text[:_MAX_CHARS])):
         raw = match.group()[:_MAX_WORD]
         word = raw.lower()
-        parts = split_compound(word)
+        parts = split_compound(word) or _elided(word)
         for part in parts or (word,):
+            if words and _joined(words, part):
+                continue
             words.append(part)
             upper.append(raw.isupper() and len(raw) <= 2)
         if len(words) >= _MAX_WORDS:
             break
     return words, upper
+
+
+_SPLIT_SUITS = frozenset(w for w in SUIT_WORDS if w.endswith("en"))  # "klaver en", "hart en"
+_SPLIT_SIDES = frozenset(w for w in HORIZONTAL if len(w) >= 5)  # "ou est", "o este"
+
+
+def _joined(words: list[str], part: str) -> bool:
+    """A word a recogniser heard as two, put back together in ``words``: "klaver en zes"
+    (klaveren), "sud où est" (sud-ouest), "no o este" (oeste). Sides only where a pile
+    is wanted, after "south" or "on": "où est le roi ?" stays a question."""
+    joined = words[-1] + part
+    if joined in _SPLIT_SUITS:
+        words[-1] = joined
+        return True
+    if joined in _SPLIT_SIDES and len(words) >= 2:
+        before = words[-2]
+        if before in VERTICAL or before in ONTO:
+            words[-1] = joined
+            return True
+    return False
+
+
+def _elided(word: str) -> tuple[str, str] | None:
+    """French elision typed without its apostrophe: "louest", "lest" (l'ouest, l'est)."""
+    if len(word) >= 4 and word[0] == "l" and not concepts_of(word):
+        rest = word[1:]
+        if rest in HORIZONTAL or rest in VERTICAL or rest in CORNER_WORDS:
+            return "l", rest
+    return None
 
 
 def plain_keep_case(text: str) -> str:
@@ -164,7 +197,8 @@ def plain_keep_case(text: str) -> str:
 
 def read(text: str, lang: str | None = None) -> Reading:
     """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
-    words, upper = tokens(_INTERJECTION.sub("", text, count=1))
+    text = _INTERJECTION.sub("", text, count=1)
+    words, upper = tokens(text)
     speaker = lang if lang in LANGUAGES else None
     per_word = [set(concepts_of(word, speaker)) for word in words]
     added: set[str] = set()
@@ -183,7 +217,13 @@ def read(text: str, lang: str | None = None) -> Reading:
     piles, pile_at = _piles(words, upper, speaker)
     cards = _cards(words, pile_at)
     stripped = text.strip()
-    question = stripped.endswith("?") or (bool(words) and words[0] in QUESTION_STARTS)
+    lead = _lead_word(stripped, words)
+    question = (
+        stripped.endswith("?")
+        or lead in QUESTION_STARTS
+        or bool(_ASKING_ANYWHERE & set(words))
+        or ("how", "much") in itertools.pairwise(words)
+    )  # "if I keep a wild, how much is that": a question, at its end
     _in_context(words, concepts, cards, question)
     pairs = set(itertools.pairwise(words))
     if ("ce", "qui") in pairs and words.count("qui") == 1:
@@ -203,7 +243,19 @@ def read(text: str, lang: str | None = None) -> Reading:
         concepts.add("take")  # Portuguese "dá-me": give me (alone, "da" is "of the")
     if "pas" in words and ("ne" in words or "n" in words):
         concepts.discard("end_turn")  # French "ne ... pas": a negation, not Dutch "ik pas"
-    return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated)
+    return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated, lead)
+
+
+_ASKING_ANYWHERE = frozenset({"combien", "quanto", "quantos", "quantas", "hoeveel"})
+_VOCATIVE = re.compile(r"^\W*[^\W\d_]+\s*,")
+
+
+def _lead_word(text: str, words: list[str]) -> str:
+    """The word a line opens with, past a name or interjection set apart by a comma:
+    "Ben, jij bent" is no question ("ben ik?" is), "zo, ben ik?" one."""
+    if len(words) > 1 and _VOCATIVE.match(text):
+        return words[1]
+    return words[0] if words else ""
 
 
 _STOCK_WORDS = frozenset({"stock", "discard_pile"})
@@ -244,6 +296,9 @@ def _in_context(
     mine = "me" in concepts and "have" in concepts and "how_many" in concepts
     if mine and not cards and not concepts & {"card", "stock", "left", "draw", "score"}:
         concepts.add("score")  # "hoeveel heb ik?", "quanto eu tenho?": points, not cards
+    colours = [word for word in words if word in COLOUR_WORDS]
+    if question and len(colours) >= 2 and not cards:
+        concepts.add("build")  # "does it have to be red on black?"
     whats = [index for index, word in enumerate(words) if "what" in concepts_of(word)]
     if len(whats) >= 2 and any(
         word in ONTO or word == "cima" for word in words[whats[0] + 1 : whats[-1]]
@@ -344,7 +399,7 @@ def _piles(
             and _unknown(word)
             and (_wants_pile(words, index) or _after_move(words, index))
         ):
-            code = PILE_SOUNDS.closest(word, lang)
+            code = PILE_SOUNDS.closest(word, lang, short=True)
         if code is not None:
             onto, source = _role(words, index)
             piles.append(PileSpec(code, index, onto=onto, source=source, corner=len(code) == 2))
@@ -457,15 +512,20 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
             said_suit = any(words[at] in SUIT_WORDS for at in taken)
             if suit is None or not said_suit:
                 continue  # "een zwarte zes", "un coup": the article is no ace
+        heard = False
         if rank < 0:  # a rank heard only by its sound: "for of clubs", "schoppen zeeven"
-            # Only one of the two by its sound: the suit must be a word we know.
+            # Both by their sound ("schoppe zeve"): a card only if a legal action has it.
             before = index - 1 in taken and words[index - 1] in SUIT_WORDS
-            if suit is None or not (_suit_follows(words, index) or before):
+            if suit is None:
                 continue
+            heard = not (_suit_follows(words, index) or before)
+            if heard and (len(word) < 4 or any(words[at] in SUIT_WORDS for at in taken)):
+                continue  # "zo, klaveren negen": the suit is the next rank's
+            heard = heard or RANK_SOUNDS.closest(word) is None  # only a rhyme: a guess too
             rank = -rank
         used.add(index)
         used.update(taken)
-        cards.append(_spec(words, min({index, *taken}), rank, suit, colour))
+        cards.append(_spec(words, min({index, *taken}), rank, suit, colour, heard=heard))
     # A suit or a colour alone ("the heart", "a black one") names a card too.
     for index, word in enumerate(words):
         if index in used:
@@ -485,7 +545,10 @@ _ACTION_CONCEPTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "
 
 def _ace_after_article(words: list[str], index: int) -> bool:
     """ "l'as", "o ás": "as" after an article is the ace, not English "as" or "as" (the)."""
-    return words[index] == "as" and index > 0 and words[index - 1] in ("l", "o", "um")
+    return words[index] == "as" and index > 0 and words[index - 1] in _ACE_ARTICLES
+
+
+_ACE_ARTICLES = frozenset({"l", "o", "um", "un", "les", "des", "d", "os", "cet"})
 
 
 def _suit_follows(words: list[str], index: int) -> bool:
@@ -524,7 +587,16 @@ def _rank_of(words: list[str], index: int) -> int | None:
     if concepts_of(word) & _ACTION_CONCEPTS:
         return None  # any other word may be a slip here ("for of clubs"): a suit must follow
     heard = RANK_SOUNDS.closest(word) if len(word) >= 2 else None
+    if heard is None and len(word) >= 4 and _suit_word_follows(words, index):
+        heard = RANK_SOUNDS.rhyme(word)  # "heaven of spades": a rank's rhyme, a suit after
     return -heard if heard else None
+
+
+def _suit_word_follows(words: list[str], index: int) -> bool:
+    """A connector and then a suit word itself (not its sound) right after ``index``."""
+    return (
+        index + 2 < len(words) and words[index + 1] in CONNECTORS and words[index + 2] in SUIT_WORDS
+    )
 
 
 def _suit_and_colour(
@@ -540,9 +612,10 @@ def _suit_and_colour(
     ):
         after += 1
     if after < len(words) and after not in used:
+        shortest = 3 if after > index + 1 else 4  # "cette de pic": after "de", a suit is wanted
         found = SUIT_WORDS.get(words[after]) or (
             SUIT_SOUNDS.closest(words[after])
-            if len(words[after]) >= 4 and _unknown(words[after])
+            if len(words[after]) >= shortest and _unknown(words[after])
             else None
         )
         if found is not None:
@@ -573,6 +646,7 @@ def _spec(
     *,
     joker: bool = False,
     wild: bool = False,
+    heard: bool = False,
 ) -> CardSpec:
     onto, _ = _role(words, index)
-    return CardSpec(rank, suit, colour, index, onto=onto, joker=joker, wild=wild)
+    return CardSpec(rank, suit, colour, index, onto=onto, joker=joker, wild=wild, heard=heard)

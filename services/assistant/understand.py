@@ -104,7 +104,7 @@ def _mostly_unknown(reading: Reading) -> bool:
     """As many words the assistant does not know as words it knows."""
     known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
     unknown = sum(_unknown_word(word) for word in reading.words)
-    return unknown >= known
+    return unknown > 0 and unknown >= known  # only padding ("Ben, jij bent"): not noise
 
 
 def _unknown_word(word: str) -> bool:
@@ -364,6 +364,8 @@ def _fits_draw(
 
 def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understood:
     hand: Sequence[str] = state.get("hand") or []
+    if any(spec.heard for spec in reading.cards):
+        return Refusal("not_understood", {"text": text.strip()[:80]})  # a card only guessed
     whole = _whole_action(reading, str(state.get("game")))
     clear = not any(_unknown_word(word) for word in reading.words)  # "on south waste": no
     if whole is not None and clear and (card_of(whole) is None or card_of(whole) in hand):

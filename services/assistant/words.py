@@ -138,7 +138,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "take": {
         "en": ("take", "took", "taken", "grab", "get", "have", "want", "give", "gimme"),
         "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux",
-               "donne"),
+               "donne", "filer", "file"),
         "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero",
                "fico"),
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
@@ -146,8 +146,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "discard": {
         "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck"),
         "fr": ("defausser", "defausse", "jeter", "jette", "ecarter", "balancer", "virer",
-               "lacher", "larguer"),
-        "pt": ("descartar", "descarto", "descarte", "largar", "fora"),
+               "lacher", "larguer", "debarrasser", "debarrasse"),
+        "pt": ("descartar", "descarto", "descarte", "largar", "fora", "livrar", "livro", "livra"),
         "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg",
                "lozen", "loos"),
     },
@@ -182,7 +182,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "neerleggen"),
     },
     "card": {
-        "en": ("card",), "fr": ("carte",), "pt": ("carta", "cartinha"),
+        "en": ("card", "holding"), "fr": ("carte",), "pt": ("carta", "cartinha"),
         "nl": ("kaart", "kaarten", "kaartje"),
     },
     "stock": {
@@ -211,8 +211,9 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "pt": ("lado", "lugar", "espaco", "buraco", "vaga"),
         "nl": ("kant", "plek", "plaats", "gat", "zijkant"),
     },
-    "empty": {"en": ("empty", "free"), "fr": ("vide", "libre"), "pt": ("vazio", "vazia", "livre"),
-              "nl": ("leeg", "lege", "vrij", "vrije")},
+    "empty": {"en": ("empty", "free", "opens", "freed"), "fr": ("vide", "libre", "libere"),
+              "pt": ("vazio", "vazia", "livre", "abrir", "abre"),
+              "nl": ("leeg", "lege", "vrij", "vrije", "vrijkomt", "vrijkomen")},
     "who": {"en": ("who", "whose", "whom"), "fr": ("qui",), "pt": ("quem",),
             "nl": ("wie", "wiens")},
     "what": {
@@ -222,10 +223,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("wat", "welke", "welk"),
     },
     "how_many": {
-        "en": ("many", "much", "big", "size"),
-        "fr": ("combien",),
-        "pt": ("quantos", "quantas", "quanto", "quanta"),
-        "nl": ("hoeveel",),
+        "en": ("many", "much", "big", "size", "lots"),
+        "fr": ("combien", "beaucoup"),
+        "pt": ("quantos", "quantas", "quanto", "quanta", "muita", "muitas", "muito", "muitos"),
+        "nl": ("hoeveel", "veel"),
     },
     "where": {"en": ("where",), "fr": ("ou",), "pt": ("onde",),
               "nl": ("waar", "waarheen", "waarop")},
@@ -269,12 +270,15 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "pt": ("mostra", "diz", "ver", "mostrar", "lembra", "lista", "listar"),
              "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen")},
     "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen",
+                     "added", "totalled", "tallied",
                      "scoring"),
               "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
               "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece"),
               "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling", "gebeurt")},
-    "options": {"en": ("options", "choices"), "fr": ("options", "choix"),
-                "pt": ("opcoes", "escolhas"), "nl": ("opties", "keuzes", "mogelijkheden")},
+    "options": {"en": ("options", "choices", "possibilities"),
+                "fr": ("options", "choix", "possibilites"),
+                "pt": ("opcoes", "escolhas", "possibilidades"),
+                "nl": ("opties", "keuzes", "mogelijkheden")},
     "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
             "nl": ("zeggen", "typen")},
     "score": {
@@ -317,13 +321,13 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("have", "hold", "got", "has", "holding", "left"),
         "fr": ("ai", "as", "a", "tiens", "reste", "restent"),
         "pt": ("tenho", "tem", "tens", "sobram", "restam", "sobra", "resta", "ficam"),
-        "nl": ("heb", "heeft", "hebt", "houd", "over", "zijn", "liggen"),
+        "nl": ("heb", "heeft", "hebt", "houd", "over", "zijn", "liggen", "had", "hadden"),
     },
     "left": {
-        "en": ("left", "remaining", "remain"),
+        "en": ("left", "remaining", "remain", "still"),
         "fr": ("reste", "restent", "restant"),
-        "pt": ("sobram", "restam", "sobra", "resta", "ficam"),
-        "nl": ("over", "resterend", "resten"),
+        "pt": ("sobram", "restam", "sobra", "resta", "ficam", "ainda"),
+        "nl": ("over", "resterend", "resten", "nog"),
     },
     "me": {
         "en": ("i", "me", "my", "mine", "im", "ive"),
@@ -360,6 +364,24 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
               "pt": ("comecar", "iniciar", "abrir"), "nl": ("beginnen", "starten", "openen")},
     "another": {"en": ("another", "other"), "fr": ("autre",), "pt": ("outra", "outro"),
                 "nl": ("andere", "ander")},
+    # Kings in the Corner's building rule: colours alternate ("faut alterner les couleurs ?").
+    "build": {"en": ("alternate", "alternating", "colour", "colours", "color", "colors"),
+              "fr": ("alterner", "alterne", "couleurs"),
+              "pt": ("alternar", "alterna", "alternando", "cores"),
+              "nl": ("afwisselen", "afwisselend", "kleuren", "kleur")},
+    # Before anything else: "do I have to draw first?" asks a rule.
+    "first": {"en": ("first", "before", "beforehand"), "fr": ("avant", "abord"),
+              "pt": ("antes",), "nl": ("eerst", "vooraf", "voordat")},
+    # What a thing needs: "what do I need to go out?", "il faut quoi pour sortir ?"
+    "need": {"en": ("need", "needs", "required"), "fr": ("faut", "besoin", "falloir"),
+             "pt": ("precisa", "preciso", "precisar", "necessario"),
+             "nl": ("nodig", "hebben")},
+    # "What do you understand?": a question about the assistant, answered by the help.
+    "understand": {"en": ("understand", "know"), "fr": ("comprends", "comprendre", "connais"),
+                   "pt": ("entende", "entender", "entendes", "sabe"),
+                   "nl": ("begrijp", "begrijpen", "snap", "verstaan", "versta")},
+    # The card turned face up: the discard pile's top ("la carte retournée", "ligt er open").
+    "face_up": {"fr": ("retournee", "retourne"), "pt": ("virada", "virado"), "nl": ("open",)},
     "there": {"en": ("there", "that", "this", "it"), "fr": ("ca", "cela", "ce"),
               "pt": ("isso", "essa", "esse", "aquela"), "nl": ("die", "dat", "deze")},
 }  # fmt: skip
@@ -380,7 +402,7 @@ FILLERS = frozenset(
      "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
-     "geloof", "eentje"}}
+     "geloof", "eentje", "zo", "tja"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
@@ -404,7 +426,8 @@ LANGUAGE_ONLY: dict[str, dict[str, frozenset[str]]] = {
         "a": frozenset(),  # the article
         "as": frozenset(),
     },
-    "nl": {"je": frozenset({"you"})},  # "hoe win je?": you, not French "je"
+    # "hoe win je?": you, not French "je"; "eerst" (first) is not "eerste" (the leader)
+    "nl": {"je": frozenset({"you"}), "eerst": frozenset({"first"})},
 }
 
 
@@ -447,7 +470,8 @@ def stems(word: str) -> tuple[str, ...]:
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
 # "scored" is how, "scores" what; "commande" (ordered) is no command.
 _EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
-    {"scoring"} | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
+    {"scoring", "opens"}
+    | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
 )
 
 

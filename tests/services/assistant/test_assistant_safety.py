@@ -48,3 +48,45 @@ def test_a_negated_action_gives_way_to_the_one_said_plainly() -> None:
     assert (kind, message["action"]) == ("intent", {"type": "discard", "card": "KS"})
     kind, message = respond(said("I'm not going out"), seat_view("F2"), NAMES)
     assert kind == "reply" and message["status"] == "error"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("heaven of diamonds on north", "en"),  # a rhyme of "seven": a guess
+        ("ruite zeve op noord", "nl"),  # suit and rank both only by their sound
+        ("harte zeve op zuid", "nl"),
+    ],
+)
+def test_a_card_only_guessed_is_never_sent_unless_a_legal_action_holds_it(
+    text: str, lang: str
+) -> None:
+    kind, message = respond(said(text, lang), seat_view("K1"), NAMES)
+    assert (kind, message["status"], message["error"]["code"]) == (
+        "reply",
+        "error",
+        "not_understood",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "action"),
+    [
+        ("heaven of spades on west", "en", {"type": "play", "card": "7S", "pile": "W"}),
+        ("schoppe zeve op west", "nl", {"type": "play", "card": "7S", "pile": "W"}),
+        ("klaver en zes op oost", "nl", {"type": "play", "card": "6C", "pile": "E"}),
+        ("neuf de trèfle au sud où est", "fr", {"type": "play", "card": "9C", "pile": "SW"}),
+        ("nove de paus no sul o este", "pt", {"type": "play", "card": "9C", "pile": "SW"}),
+    ],
+)
+def test_a_slip_finds_the_one_legal_action_that_sounds_like_it(
+    text: str, lang: str, action: dict[str, str]
+) -> None:
+    kind, message = respond(said(text, lang), seat_view("K1"), NAMES)
+    assert (kind, message["action"]) == ("intent", action)
+
+
+@pytest.mark.parametrize("text", ["où est le roi ?", "où est la défausse ?"])
+def test_where_is_stays_a_question_and_names_no_pile(text: str) -> None:
+    kind, _ = respond(said(text, "fr"), seat_view("K1"), NAMES)
+    assert kind == "reply"  # "ou est" is rejoined as "ouest" only after "sud" or "sur"
