@@ -7,7 +7,7 @@ what its words would otherwise say.
 
 from __future__ import annotations
 
-from services.assistant.words import form_concepts
+from services.assistant.words import FILLERS, form_concepts
 
 # Turns of phrase that mean more (or less) than their words, in every language: a phrase
 # of normalised words ("*" is any one word, "^" and "$" the line's start and end), the concepts it
@@ -159,6 +159,16 @@ def separable_concepts(words: tuple[str, ...] | list[str]) -> frozenset[str]:
     return frozenset()
 
 
+_TRAILING = frozenset(
+    {"ai", "la", "ca", "hein", "quoi", "ne", "hoor", "toch", "then", "now", "hey"}
+)
+
+
+def _only_padding(words: tuple[str, ...] | list[str]) -> bool:
+    """Nothing but padding after an idiom anchored at the end ("é isso aí", "c'est à toi là")."""
+    return all(word in _TRAILING or word in FILLERS for word in words)
+
+
 def idiom_spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idiom]]:
     """Where each idiom occurs in ``words``: (start, end, idiom), ends exclusive."""
     found = []
@@ -174,7 +184,7 @@ def idiom_spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idio
             if len(window) < len(body):
                 continue
             if all(p in ("*", w) for p, w in zip(body, window, strict=True)):
-                if anchored and start + len(body) != len(words):
+                if anchored and not _only_padding(words[start + len(body) :]):
                     continue
                 found.append((start, start + len(body), idiom))
     return found

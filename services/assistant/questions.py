@@ -48,6 +48,11 @@ def _me(reading: Reading) -> bool:
     return reading.any("me")
 
 
+def _plays(reading: Reading) -> bool:
+    """The line opens with a verb of playing ("jogo o coringa?"), not "…nesse jogo?"."""
+    return "play" in concepts_of(reading.lead_word)
+
+
 def _seat(state: State) -> int | None:
     seat = state.get("seat")
     return seat if isinstance(seat, int) else None
@@ -59,7 +64,9 @@ def _seat(state: State) -> int | None:
 def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.has("what", "say", "can") and not reading.any("go_out", "meld", "score", "value"):
         return Answer("help", {"game": state.get("game") if state else None})
-    if reading.has("understand", "you") and not (reading.cards or reading.piles):
+    to_you = reading.any("you") or "te" in reading.words  # "comment je te parle ?"
+    talk = reading.has("say") and to_you and reading.any("how", "what")  # "how do I talk to you?"
+    if (talk or reading.has("understand", "you")) and not (reading.cards or reading.piles):
         # "tu comprends quoi ?", "what do you understand?"
         return Answer("help", {"game": state.get("game") if state else None})
     if not reading.any("help") or reading.any("hint"):
@@ -189,6 +196,13 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         and not reading.cards
         and (_named_seat(reading, names) is not None or reading.any("stock"))
     )  # "cards left in the deck?"
+    everyone_has = everyone_has or (
+        reading.question
+        and reading.has("card")
+        and reading.any("stock")
+        and not reading.cards
+        and not reading.any("what", "take", "discard", "can", "should", "how", "when", "where")
+    )  # "cards in the draw pile?"
     if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
         return None  # "how many cards in a run?" is a rule
     if (
@@ -276,9 +290,9 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         and reading.question
         and all(is_known(word) or word in FILLERS for word in reading.words)
     )  # "who's up?", not "who ordered pizza?"
-    me_now = (  # "is it me?", "c'est à moi ?", "sou eu?", "ben ik?"
+    me_now = (  # "is it me?", "c'est à moi ?", "sou eu?", "ben ik?", "c'est bien à moi ?"
         reading.question
-        and len(reading.words) <= 4
+        and sum(word not in FILLERS and word not in _SOFTENERS for word in reading.words) <= 4
         and _me(reading)
         and reading.lead_word in _ME_NOW_STARTS
         and not reading.piles
@@ -307,13 +321,14 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     return Answer("turn", {"seat": current})
 
 
+_SOFTENERS = frozenset({"bien", "vraiment", "really", "mesmo", "echt", "wel", "nu", "la"})
 _ME_NOW_STARTS = frozenset({"is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must", "a"})
 
 
 def _holding(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     """ "Do I have the queen of spades?": yes or no, about the asker's own hand."""
-    if not (reading.question and _me(reading) and reading.any("have") and reading.cards):
-        return None
+    if not (reading.question and _me(reading) and reading.any("have", "hand") and reading.cards):
+        return None  # "do I have the queen?", "any jokers in my hand?"
     acts = reading.any("draw", "discard", "move", "end_turn", "go_out", "play")
     if reading.any("how_many", "value", "can", "where") or len(reading.cards) != 1 or acts:
         return None
@@ -335,8 +350,10 @@ def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     """ "What round is it?" """
     if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
         return None
-    if reading.cards or reading.any("end_turn", "when", "how", "score", "last", "card", "hand"):
-        return None
+    if reading.cards or reading.any(
+        "end_turn", "when", "how", "score", "last", "card", "hand", "turn"
+    ):
+        return None  # "what's a turn in this game?" is a rule
     if reading.any("do"):
         return None  # "je fais quoi pendant mon tour ?" is a rule
     if WILD_WORDS & set(reading.words):
@@ -365,8 +382,8 @@ def _where(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
 
 def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     acts = reading.any("draw", "discard", "move", "end_turn", "go_out")
-    if reading.any("how_many", "score", "value", "turn") or reading.cards or acts:
-        return None
+    if reading.any("how_many", "score", "value", "turn", "need") or reading.cards or acts:
+        return None  # "ik heb een kaart nodig" asks for a card, not the hand
     mine = _me(reading) and (
         reading.any("hand")
         or (
@@ -389,6 +406,8 @@ def _standings(
     reading: Reading, state: State | None, names: Mapping[int, str]
 ) -> Understood | None:
     by_cards = reading.has("who", "fewest") and reading.any("card")
+    if reading.cards and not reading.question and _acts(reading):
+        return None  # "lose the seven of diamonds": a discard, not the losing side
     if not (reading.any("score") or by_cards) or (reading.any("value", "how") and reading.cards):
         return None
     if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
@@ -434,12 +453,14 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     joker_round = jokers and (
         reading.any("round", "what")
         or any(s.rank for s in reading.cards)
-        or (reading.question and not _me(reading) and not reading.any("can", "play"))
+        or (
+            reading.question and not _me(reading) and not reading.any("can") and not _plays(reading)
+        )
     )
     if not (said_wild or joker_round) or reading.any("value", "how_many") or _acts(reading):
         return None
-    if not (reading.question or reading.any("what")):
-        return None
+    if not (reading.question or reading.any("what", "show")):
+        return None  # "rappelle-moi le joker de la manche": asked too
     if state is None:
         return Refusal("no_game_yet")
     wild = state.get("wild_rank")
@@ -458,6 +479,13 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
         and reading.has("how_many")
         and any(spec.rank for spec in reading.cards)
         and not reading.any("card", "have", "left", "stock", "me", "everyone")
+    )
+    # "points for a joker?": a card's price without "how many"
+    priced = priced or (
+        reading.question
+        and reading.any("score")
+        and any(spec.rank or spec.joker or spec.wild for spec in reading.cards)
+        and not reading.any("me", "who", "have", "lead", "can")
     )
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
@@ -554,6 +582,8 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.has("move") and reading.any("pile", "another") and not specific:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
+    if reading.has("pile", "another", "can") and not specific:  # "mag een stapel op een andere?"
+        return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.any("empty") and reading.any("side", "pile") and not specific:
         return "empty_side"
     if reading.any("how", "what") and reading.any("works") and reading.any("turn", "play"):
@@ -574,11 +604,16 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "build"
     if reading.any("how") and reading.any("play", "turn") and not reading.cards:
         return "turn"
+    if reading.has("what", "turn") and not reading.any("me", "who", "you"):
+        return "turn"  # "what's a turn in this game?"
     return None
 
 
 def _me_specific(reading: Reading) -> bool:
-    return reading.any("me") and any(spec.suit for spec in reading.cards)
+    """A card by rank and suit ("can the nine of clubs go on the ten?") is this hand's."""
+    return any(spec.suit and spec.rank for spec in reading.cards) or (
+        reading.any("me") and any(spec.suit for spec in reading.cards)
+    )
 
 
 def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
@@ -611,6 +646,8 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "score"
     if reading.any("how") and reading.any("play", "turn") and not reading.cards:
         return "turn"
+    if reading.has("what", "turn") and not reading.any("me", "who", "you"):
+        return "turn"  # "what's a turn in this game?"
     return None
 
 

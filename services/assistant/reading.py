@@ -159,7 +159,9 @@ def tokens(text: str) -> tuple[list[str], list[bool]]:
 
 
 _SPLIT_SUITS = frozenset(w for w in SUIT_WORDS if w.endswith("en"))  # "klaver en", "hart en"
-_SPLIT_SIDES = frozenset(w for w in HORIZONTAL if len(w) >= 5)  # "ou est", "o este"
+_SPLIT_SIDES = frozenset(  # "ou est", "o este", "sudo este"
+    w for w in (*HORIZONTAL, *CORNER_WORDS) if len(w) >= 5
+)
 
 
 def _joined(words: list[str], part: str) -> bool:
@@ -215,7 +217,7 @@ def read(text: str, lang: str | None = None) -> Reading:
     if speaker in (None, "nl"):
         concepts |= separable_concepts(words)
     piles, pile_at = _piles(words, upper, speaker)
-    cards = _cards(words, pile_at)
+    cards = _cards(words, pile_at, speaker)
     stripped = text.strip()
     lead = _lead_word(stripped, words)
     question = (
@@ -388,6 +390,8 @@ def _piles(
             code, width = VERTICAL[word] + side, 2  # "south waste", "zuid weest": a corner
         elif word in VERTICAL:
             code = VERTICAL[word]
+        elif following in HORIZONTAL and (heard := _heard_vertical(word, lang)) is not None:
+            code, width = heard + HORIZONTAL[following], 2  # "zuit west": a corner
         elif word in HORIZONTAL and (word != "est" or _est_is_east(words, index)):
             code = HORIZONTAL[word]
         elif (corner := _screen_corner(words, index)) is not None:
@@ -412,6 +416,14 @@ def _piles(
                 width = 2
         index += width
     return tuple(piles), used
+
+
+def _heard_vertical(word: str, lang: str | None) -> str | None:
+    """North or south, for an unknown word that sounds like one (before east or west)."""
+    if len(word) < 4 or not _unknown(word):
+        return None
+    code = PILE_SOUNDS.closest(word, lang)
+    return code if code in ("N", "S") else None
 
 
 def _heard_side(word: str, lang: str | None) -> bool:
@@ -485,7 +497,15 @@ def _empty_spot(words: list[str], index: int) -> PileSpec | None:
     return PileSpec(None, index, onto=onto or True, source=source, corner=corner, empty=True)
 
 
-def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
+# Another language's rank that is a common word in the speaker's: French "dois" (must),
+# "très" (very), Dutch "ten" ("ten eerste"): no card when that speaker says it.
+_NOT_RANKS: dict[str, frozenset[str]] = {
+    "fr": frozenset({"dois", "tres"}),
+    "nl": frozenset({"ten"}),
+}
+
+
+def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tuple[CardSpec, ...]:
     cards: list[CardSpec] = []
     used: set[int] = set(pile_at)
     for index, word in enumerate(words):
@@ -503,6 +523,8 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
         if code is not None:
             cards.append(_spec(words, index, code[0], code[1], None))
             used.add(index)
+            continue
+        if word in _NOT_RANKS.get(lang or "", ()):
             continue
         rank = _rank_of(words, index)
         if rank is None:
@@ -629,7 +651,8 @@ def _suit_and_colour(
         if found is not None:
             suit = found
             taken.add(index - 1)
-    for near in (index - 1, index + 1, index - 2):
+    nearby = (index - 1, index + 1, *(at + 1 for at in taken), index - 2)
+    for near in nearby:  # "o seis de espadas preto": after the suit too
         if 0 <= near < len(words) and words[near] in COLOUR_WORDS and near not in used:
             colour = COLOUR_WORDS[words[near]]
             taken.add(near)

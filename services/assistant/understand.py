@@ -329,6 +329,10 @@ def _fits_discard(
     return reading.cards[0].matches(card, wild_rank if isinstance(wild_rank, int) else None)
 
 
+_ASKING_FOR_A_CARD = frozenset({"card", "stock", "pile", "top", "me", "new", "another"})
+_NEEDING = frozenset({"need", "have", "should"})  # "I need a card", "il me faut une carte"
+
+
 def _fits_draw(
     action: Action, reading: Reading, state: Mapping[str, Any], verbs: frozenset[str]
 ) -> bool:
@@ -347,14 +351,15 @@ def _fits_draw(
         if "take" in verbs and reading.has("there") and not reading.any("card", "stock"):
             return True  # "I'll have that", "je prends ça": the card everyone sees
         if not verbs and reading.cards and not reading.question:
-            return reading.concepts <= {"card", "there"}  # "the queen, please": the top one
+            return reading.concepts <= {"card", "there", "me"}  # "the queen (for me)": the top one
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False
     if not verbs:  # "a card, please", "een kaart uit de pot": a card and nothing else asked for
-        only_cards = reading.concepts <= {"card", "stock", "pile", "top"} and reading.any(
+        allowed = _ASKING_FOR_A_CARD | (_NEEDING if reading.has("need") else frozenset())
+        only_cards = reading.concepts <= allowed and reading.any(
             "card", "stock"
-        )  # "top of the deck, please", "de bovenste van de stapel"
+        )  # "top of the deck, please", "a new card", "preciso de uma carta"
         return only_cards and not reading.question
     return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 

@@ -144,9 +144,9 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
     },
     "discard": {
-        "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck"),
+        "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck", "lose"),
         "fr": ("defausser", "defausse", "jeter", "jette", "ecarter", "balancer", "virer",
-               "lacher", "larguer", "debarrasser", "debarrasse"),
+               "lacher", "larguer", "debarrasser", "debarrasse", "degage"),
         "pt": ("descartar", "descarto", "descarte", "largar", "fora", "livrar", "livro", "livra"),
         "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg",
                "lozen", "loos"),
@@ -218,15 +218,17 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
             "nl": ("wie", "wiens")},
     "what": {
         "en": ("what", "which", "whats"),
-        "fr": ("quoi", "que", "quel", "quelle", "quels", "quelles", "qu"),
+        "fr": ("quoi", "que", "quel", "quelle", "quels", "quelles", "qu", "lequel", "laquelle",
+               "lesquels", "lesquelles"),
         "pt": ("que", "qual", "quais", "oque"),
         "nl": ("wat", "welke", "welk"),
     },
     "how_many": {
-        "en": ("many", "much", "big", "size", "lots"),
-        "fr": ("combien", "beaucoup"),
-        "pt": ("quantos", "quantas", "quanto", "quanta", "muita", "muitas", "muito", "muitos"),
-        "nl": ("hoeveel", "veel"),
+        "en": ("many", "much", "big", "size", "lots", "number"),
+        "fr": ("combien", "beaucoup", "nombre"),
+        "pt": ("quantos", "quantas", "quanto", "quanta", "muita", "muitas", "muito", "muitos",
+               "numero"),
+        "nl": ("hoeveel", "veel", "aantal"),
     },
     "where": {"en": ("where",), "fr": ("ou",), "pt": ("onde",),
               "nl": ("waar", "waarheen", "waarop")},
@@ -279,8 +281,13 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                 "fr": ("options", "choix", "possibilites"),
                 "pt": ("opcoes", "escolhas", "possibilidades"),
                 "nl": ("opties", "keuzes", "mogelijkheden")},
-    "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
-            "nl": ("zeggen", "typen")},
+    "say": {"en": ("say", "type", "talk", "speak"),
+            "fr": ("dire", "ecrire", "parle", "parler"),
+            "pt": ("dizer", "escrever", "falo", "falar", "fala"),
+            "nl": ("zeggen", "typen", "praat", "praten", "spreek", "spreken")},
+    # "a new card, please", "une nouvelle carte": the next one off the stock
+    "new": {"en": ("new", "fresh", "another"), "fr": ("nouvelle", "nouveau", "autre"),
+            "pt": ("nova", "novo", "outra"), "nl": ("nieuwe", "nieuw", "andere")},
     "score": {
         "en": ("score", "scores", "points", "point", "total", "standings", "winning", "win",
                "leading", "lead", "ahead", "losing", "scoreboard", "tally"),
@@ -471,6 +478,7 @@ def stems(word: str) -> tuple[str, ...]:
 # "scored" is how, "scores" what; "commande" (ordered) is no command.
 _EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
     {"scoring", "opens"}
+    | {"autres", "outros", "anderen", "others"}  # the others, not "une autre carte"
     | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
 )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from assistant_corpus import NAMES, seat_view
 
+from services.assistant.reading import read
 from services.assistant.respond import respond
 
 
@@ -90,3 +91,18 @@ def test_a_slip_finds_the_one_legal_action_that_sounds_like_it(
 def test_where_is_stays_a_question_and_names_no_pile(text: str) -> None:
     kind, _ = respond(said(text, "fr"), seat_view("K1"), NAMES)
     assert kind == "reply"  # "ou est" is rejoined as "ouest" only after "sud" or "sur"
+
+
+def test_another_languages_rank_that_is_a_word_of_the_speakers_names_no_card() -> None:
+    assert read("comment je dois te parler ?", "fr").cards == ()  # "dois": must
+    assert read("très bien, je passe", "fr").cards == ()  # "très": very
+    assert [spec.text() for spec in read("dois de copas", "pt").cards] == ["2H"]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("another card please", "en"), ("une autre carte stp", "fr"), ("preciso de uma carta", "pt")],
+)
+def test_asking_for_a_card_in_the_play_phase_sends_nothing(text: str, lang: str) -> None:
+    kind, message = respond(said(text, lang), seat_view("K1"), NAMES)  # Ana drew already
+    assert kind == "reply" and message["status"] == "error"
