@@ -66,7 +66,9 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return Answer("help", {"game": state.get("game") if state else None})
     to_you = reading.any("you") or "te" in reading.words  # "comment je te parle ?"
     talk = reading.has("say") and to_you and reading.any("how", "what")  # "how do I talk to you?"
-    if (talk or reading.has("understand", "you")) and not (reading.cards or reading.piles):
+    able = reading.has("what", "you") and reading.any("can") and len(reading.words) <= 5
+    asked = talk or able or reading.has("understand", "you")  # "what can you do?"
+    if asked and not (reading.cards or reading.piles):
         # "tu comprends quoi ?", "what do you understand?"
         return Answer("help", {"game": state.get("game") if state else None})
     if not reading.any("help") or reading.any("hint"):
@@ -89,7 +91,7 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
             and _me(reading)
             and reading.any("discard", "draw", "move")
             and not (reading.cards or reading.piles)
-            and not reading.any("can", "who", "when", "how", "have")
+            and not reading.any("can", "who", "when", "how", "have", "options")
         )
         or (reading.has("help", "what") and reading.any("play"))
         or (reading.has("should") and (reading.any("what", "play", "move") or _acts(reading)))
@@ -133,8 +135,8 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
             return None
         if reading.cards or reading.piles or _acts(reading):
             return None
-        if reading.any("corner", "side", "empty", "pile", "another"):
-            return None  # "what can go in a corner?" is a rule
+        if reading.any("corner", "side", "empty", "pile", "another", "meld"):
+            return None  # "what can go in a corner?", "o que é uma sequência?": rules
     if reading.cards and not all(spec.onto for spec in reading.cards):
         return None
     if reading.any("build") or (reading.has("pile", "another") and not reading.cards):
@@ -351,7 +353,7 @@ def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
         return None
     if reading.cards or reading.any(
-        "end_turn", "when", "how", "score", "last", "card", "hand", "turn"
+        "end_turn", "when", "how", "score", "last", "card", "hand", "turn", "meld"
     ):
         return None  # "what's a turn in this game?" is a rule
     if reading.any("do"):
@@ -489,6 +491,8 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     )
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
+    if not reading.question and _acts(reading):
+        return None  # "lose the seven of diamonds": a discard
     if not priced or (reading.any("me", "who") and not reading.cards and not wild_said):
         return None
     if state is None:
@@ -631,8 +635,8 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "go_out"
     if reading.any("meld"):
         return "melds"
-    if reading.any("last") and reading.any("turn", "round"):
-        return "last_turn"
+    if reading.any("last") and reading.any("turn", "round", "play", "everyone"):
+        return "last_turn"  # "tout le monde rejoue une dernière fois ?"
     if reading.any("how", "what") and reading.any("works") and reading.any("turn", "play"):
         return "turn"
     if reading.any("round") and reading.any("end_turn", "when") and reading.any("when", "how"):

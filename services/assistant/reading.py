@@ -37,6 +37,7 @@ from services.assistant.words import (
     WILD_WORDS,
     card_code,
     concepts_of,
+    normalize,
     plain,
     split_compound,
 )
@@ -200,6 +201,7 @@ def plain_keep_case(text: str) -> str:
 def read(text: str, lang: str | None = None) -> Reading:
     """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
     text = _INTERJECTION.sub("", text, count=1)
+    text = _corrected(text)
     words, upper = tokens(text)
     speaker = lang if lang in LANGUAGES else None
     per_word = [set(concepts_of(word, speaker)) for word in words]
@@ -222,7 +224,7 @@ def read(text: str, lang: str | None = None) -> Reading:
     lead = _lead_word(stripped, words)
     question = (
         stripped.endswith("?")
-        or lead in QUESTION_STARTS
+        or (lead in QUESTION_STARTS and lead not in _NOT_QUESTION_STARTS.get(speaker or "", ()))
         or bool(_ASKING_ANYWHERE & set(words))
         or ("how", "much") in itertools.pairwise(words)
     )  # "if I keep a wild, how much is that": a question, at its end
@@ -235,6 +237,12 @@ def read(text: str, lang: str | None = None) -> Reading:
         concepts.add("end_turn")  # "over to you", "à toi", "jij bent": the turn passes on
     if ("est", "tout") in pairs:
         concepts.add("end_turn")  # "c'est tout", that's all
+    if not question and "," in stripped:  # "I'm good, next", "beleza, próximo"
+        tail = normalize(stripped.rsplit(",", 1)[1])
+        for span in idiom_spans(tail):
+            phrase, add = span[2][0], span[2][1]
+            if phrase[0] == "^" and phrase[-1] == "$":
+                concepts |= add
     if "play" in concepts and {"everything", "all", "tout", "tudo", "alles"} & set(words):
         concepts.add("go_out")  # "I lay everything down", "je pose tout"
     if ("lay", "down") in pairs and "discard" in concepts:
@@ -248,6 +256,23 @@ def read(text: str, lang: str | None = None) -> Reading:
     return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated, lead)
 
 
+# "the six of clubs, no wait, the six of spades": what follows the correction stands.
+_CORRECTION = re.compile(
+    r"\b(?:no|non|n[aã]o|nee)\W+(?:wait|attends?|espera|pera|wacht)\b|\bi mean\b"
+    r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b",
+    re.IGNORECASE,
+)
+
+
+def _corrected(text: str) -> str:
+    """What a line that corrects itself stands for: its last part; nothing when nothing
+    follows ("six of spades on east, no wait"): a line taken back names no action."""
+    parts = _CORRECTION.split(text)
+    return parts[-1].strip(" ,.;:!") if len(parts) > 1 else text
+
+
+# English question starts that open a statement in another language: "do monte" (pt).
+_NOT_QUESTION_STARTS = {"pt": frozenset({"do", "da"})}
 _ASKING_ANYWHERE = frozenset({"combien", "quanto", "quantos", "quantas", "hoeveel"})
 _VOCATIVE = re.compile(r"^\W*[^\W\d_]+\s*,")
 
@@ -275,6 +300,9 @@ def _out_of_a_pile(words: list[str], per_word: list[set[str]]) -> None:
             found.discard("go_out")
 
 
+_COUNT_VERBS = frozenset({"count", "compte", "compter", "conta", "contar", "tel", "tellen"})
+
+
 def _has_target(words: list[str]) -> bool:
     return any(word in ONTO for word in words[1:])
 
@@ -285,6 +313,12 @@ def _in_context(
     """Concepts the words carry only together."""
     if "lead" in concepts:
         concepts.add("score")  # "am I winning?" asks for the standings
+    if words and words[0] in _COUNT_VERBS and "card" in concepts:
+        concepts.add("how_many")  # "count my cards", "tel mijn kaarten"
+        concepts -= {"value", "works"}
+    if {"who", "first", "end_turn"} <= concepts:
+        concepts |= {"fewest", "card"}  # "who's closest to finishing?", "wie is het eerst klaar?"
+        concepts -= {"end_turn"}
     if "conditional" in concepts and (question or "what" in concepts):
         concepts.add("should")  # "tu jouerais quoi ?", "o que você jogaria?": a hint asked
     if "end_turn" in concepts and cards and _has_target(words):
@@ -646,8 +680,10 @@ def _suit_and_colour(
     if suit is None and index > 0 and index - 1 not in used:
         before = words[index - 1]  # Dutch says the suit first: "harten zeven"
         found = SUIT_WORDS.get(before) or (
-            SUIT_SOUNDS.closest(before) if len(before) >= 5 and _unknown(before) else None
-        )
+            SUIT_SOUNDS.closest(before)
+            if len(before) >= 5 and _unknown(before) and before not in ARTICLES
+            else None
+        )  # "cette dame": an article, not "ster" misheard
         if found is not None:
             suit = found
             taken.add(index - 1)

@@ -106,7 +106,7 @@ CORNER_WORDS = {
     "noordoost": "NE", "noordwest": "NW", "zuidoost": "SE", "zuidwest": "SW",
 }  # fmt: skip
 # The cross as it lies on the screen: "top right", "en haut à droite", "rechtsboven".
-SCREEN_VERTICAL = {"top": "N", "upper": "N", "haut": "N", "cima": "N", "boven": "N",
+SCREEN_VERTICAL = {"top": "N", "upper": "N", "haut": "N", "cima": "N", "boven": "N", "embaixo": "S",
                    "bottom": "S", "lower": "S", "bas": "S", "baixo": "S", "onder": "S"}  # fmt: skip
 SCREEN_HORIZONTAL = {"right": "E", "droite": "E", "direita": "E", "rechts": "E",
                      "left": "W", "gauche": "W", "esquerda": "W", "links": "W"}  # fmt: skip
@@ -272,12 +272,14 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "pt": ("mostra", "diz", "ver", "mostrar", "lembra", "lista", "listar"),
              "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen")},
     "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen",
-                     "added", "totalled", "tallied",
+                     "added", "totalled", "tallied", "marked",
                      "scoring"),
-              "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
-              "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece"),
-              "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling", "gebeurt")},
-    "options": {"en": ("options", "choices", "possibilities"),
+              "fr": ("marche", "fonctionne", "compte", "calcule", "passe", "marque", "marquer"),
+              "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece", "marca",
+                     "marcar"),
+              "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling", "gebeurt",
+                     "scoor", "scoren")},
+    "options": {"en": ("options", "choices", "possibilities", "moves"),
                 "fr": ("options", "choix", "possibilites"),
                 "pt": ("opcoes", "escolhas", "possibilidades"),
                 "nl": ("opties", "keuzes", "mogelijkheden")},
@@ -315,10 +317,11 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "after": {"en": ("after", "afterwards"), "fr": ("apres",), "pt": ("depois",),
               "nl": ("nadat", "daarna")},
     "value": {
-        "en": ("worth", "value", "cost", "costs", "count"),
-        "fr": ("vaut", "valeur", "valent", "coute", "compte"),
-        "pt": ("vale", "valem", "valor", "custa", "conta"),
-        "nl": ("waard", "telt", "kost", "opleveren"),  # not "waarde": its stem is "waar"
+        "en": ("worth", "value", "cost", "costs", "count", "penalty", "penalties", "lose"),
+        "fr": ("vaut", "valeur", "valent", "coute", "compte", "penalite", "perds", "perd"),
+        "pt": ("vale", "valem", "valor", "custa", "conta", "penalidade", "perco", "perde"),
+        "nl": ("waard", "telt", "kost", "opleveren", "strafpunten", "straf", "verlies"),
+        # not "waarde": its stem is "waar"
     },
     "round": {"en": ("round", "hand", "game"), "fr": ("manche", "partie", "tour"),
               "pt": ("rodada", "ronda", "partida"),
@@ -372,19 +375,22 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "another": {"en": ("another", "other"), "fr": ("autre",), "pt": ("outra", "outro"),
                 "nl": ("andere", "ander")},
     # Kings in the Corner's building rule: colours alternate ("faut alterner les couleurs ?").
-    "build": {"en": ("alternate", "alternating", "colour", "colours", "color", "colors"),
-              "fr": ("alterner", "alterne", "couleurs"),
-              "pt": ("alternar", "alterna", "alternando", "cores"),
-              "nl": ("afwisselen", "afwisselend", "kleuren", "kleur")},
+    "build": {"en": ("alternate", "alternating", "colour", "colours", "color", "colors",
+                     "stacking", "building"),
+              "fr": ("alterner", "alterne", "couleurs", "empiler", "empile"),
+              "pt": ("alternar", "alterna", "alternando", "cores", "empilhar", "empilha"),
+              "nl": ("afwisselen", "afwisselend", "kleuren", "kleur", "stapelen", "aanleggen")},
     # Before anything else: "do I have to draw first?" asks a rule.
-    "first": {"en": ("first", "before", "beforehand"), "fr": ("avant", "abord"),
-              "pt": ("antes",), "nl": ("eerst", "vooraf", "voordat")},
+    "first": {"en": ("first", "before", "beforehand", "closest", "nearest"),
+              "fr": ("avant", "abord", "proche"),
+              "pt": ("antes", "perto"), "nl": ("eerst", "vooraf", "voordat", "dichtst")},
     # What a thing needs: "what do I need to go out?", "il faut quoi pour sortir ?"
     "need": {"en": ("need", "needs", "required"), "fr": ("faut", "besoin", "falloir"),
              "pt": ("precisa", "preciso", "precisar", "necessario"),
              "nl": ("nodig", "hebben")},
     # "What do you understand?": a question about the assistant, answered by the help.
-    "understand": {"en": ("understand", "know"), "fr": ("comprends", "comprendre", "connais"),
+    "understand": {"en": ("understand", "know"),
+                   "fr": ("comprends", "comprendre", "connais", "sais", "savoir"),
                    "pt": ("entende", "entender", "entendes", "sabe"),
                    "nl": ("begrijp", "begrijpen", "snap", "verstaan", "versta")},
     # The card turned face up: the discard pile's top ("la carte retournée", "ligt er open").
@@ -402,14 +408,14 @@ FILLERS = frozenset(
      "en", "met", "voor", "nou", "dan", "maar", "even", "eh", "oke", "hop", "allez", "ben",
      "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
-     "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "por", "favor",
+     "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "stp", "por", "favor",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
      "dank", "bedankt", *{"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "d", "m",
      "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
-     "geloof", "eentje", "zo", "tja"}}
+     "geloof", "eentje", "zo", "tja", "good", "goed"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
@@ -477,7 +483,7 @@ def stems(word: str) -> tuple[str, ...]:
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
 # "scored" is how, "scores" what; "commande" (ordered) is no command.
 _EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
-    {"scoring", "opens"}
+    {"scoring", "opens", "moves", "stapelen", "empiler", "empilhar", "stacking"}
     | {"autres", "outros", "anderen", "others"}  # the others, not "une autre carte"
     | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
 )

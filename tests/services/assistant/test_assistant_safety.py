@@ -106,3 +106,23 @@ def test_another_languages_rank_that_is_a_word_of_the_speakers_names_no_card() -
 def test_asking_for_a_card_in_the_play_phase_sends_nothing(text: str, lang: str) -> None:
     kind, message = respond(said(text, lang), seat_view("K1"), NAMES)  # Ana drew already
     assert kind == "reply" and message["status"] == "error"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("six of spades on east, no wait", "en"),
+        ("le six de pique à l'est, non attends", "fr"),
+        ("seis de espadas no leste, não, espera", "pt"),
+        ("schoppen zes op oost, nee wacht", "nl"),
+    ],
+)
+def test_a_line_taken_back_sends_nothing(text: str, lang: str) -> None:
+    kind, message = respond(said(text, lang), seat_view("K1"), NAMES)
+    assert kind == "reply" and message["status"] == "error"
+
+
+def test_a_line_that_corrects_itself_sends_what_follows_the_correction() -> None:
+    line = "the six of clubs, no wait, six of spades on east"
+    kind, message = respond(said(line), seat_view("K1"), NAMES)
+    assert (kind, message["action"]) == ("intent", {"type": "play", "card": "6S", "pile": "E"})
