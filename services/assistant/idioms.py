@@ -38,6 +38,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("what do i do", "do"),
     _idiom("what shall i do", "do"),
     _idiom("what now $", "do"),
+    _idiom("^ and now $", "do"),
     _idiom("that s me", "end_turn"),
     _idiom("what goes on what", "build"),
     _idiom("where do i stand", "score me"),
@@ -85,6 +86,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("que faire", "do"),
     _idiom("ce que je fais", "do"),
     _idiom("fais quoi", "do"),
+    _idiom("^ et maintenant $", "do"),
     _idiom("ce que je dois faire", "do"),
     _idiom("ou j en suis", "score me"),
     _idiom("qui est premier", "lead score"),
@@ -102,6 +104,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("que faco", "do"),
     _idiom("faco o que", "do"),
     _idiom("que fazer", "do"),
+    _idiom("^ e agora $", "do"),
     _idiom("como eu to", "score me"),
     _idiom("voce acha", "hint"),
     _idiom("so isso", "end_turn"),
@@ -125,6 +128,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("doe ik", "do"),
     _idiom("ik doen", "do"),
     _idiom("wat nu $", "do"),
+    _idiom("^ en nu $", "do"),
     _idiom("ligt er voor", "lead score"),
     _idiom("hoe sta ik", "score me"),
     _idiom("wat denk jij", "hint"),
@@ -173,8 +177,30 @@ def _only_padding(words: tuple[str, ...] | list[str]) -> bool:
     return all(word in _TRAILING or word in FILLERS for word in words)
 
 
+# Words that may sit inside an idiom without changing it: "wie staat er nu voor?"
+_SOFT = frozenset(
+    {"nu", "now", "la", "bien", "really", "mesmo", "echt", "wel", "just", "ja", "eigenlijk",
+     "actually", "vraiment", "realmente"}
+)  # fmt: skip
+
+
 def idiom_spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idiom]]:
-    """Where each idiom occurs in ``words``: (start, end, idiom), ends exclusive."""
+    """Where each idiom occurs in ``words``: (start, end, idiom), ends exclusive; also
+    with softening words ("nu", "bien") left out, mapped back to where they were."""
+    found = _spans(words)
+    kept = [index for index, word in enumerate(words) if word not in _SOFT]
+    if len(kept) < len(words):
+        seen = {(start, end, idiom[0]) for start, end, idiom in found}
+        for start, end, idiom in _spans([words[index] for index in kept]):
+            span = (kept[start], kept[end - 1] + 1, idiom)
+            if (span[0], span[1], idiom[0]) not in seen and all(
+                p in ("^", "$") or p in words[span[0] : span[1]] or p == "*" for p in idiom[0]
+            ):
+                found.append(span)
+    return found
+
+
+def _spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idiom]]:
     found = []
     for start, first in enumerate(words):
         for idiom in _IDIOMS_BY_FIRST.get(first, ()):

@@ -68,7 +68,10 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     talk = reading.has("say") and to_you and reading.any("how", "what")  # "how do I talk to you?"
     able = reading.has("what", "you") and reading.any("can") and len(reading.words) <= 5
     asked = talk or able or reading.has("understand", "you")  # "what can you do?"
-    if asked and not (reading.cards or reading.piles):
+    said_to_you = reading.has("what", "say", "should") and (
+        reading.any("you") or "te" in reading.words
+    )  # "what should I say to you?", "qu'est-ce que je dois te dire ?"
+    if (asked or said_to_you) and not (reading.cards or reading.piles):
         # "tu comprends quoi ?", "what do you understand?"
         return Answer("help", {"game": state.get("game") if state else None})
     if not reading.any("help") or reading.any("hint"):
@@ -83,6 +86,8 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None  # "il faut piocher avant ?": the rule, not advice
     if reading.any("need", "have") and reading.any("go_out") and not reading.cards:
         return None  # "what must I have to go out?": the rule
+    if reading.any("say") and (reading.any("you") or "te" in reading.words):
+        return None  # "what should I say to you?": the help
     asked = (
         reading.any("hint")
         or (  # "je me débarrasse de quoi ?", "what do I throw?": what to do, asked
@@ -94,7 +99,11 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
             and not reading.any("can", "who", "when", "how", "have", "options")
         )
         or (reading.has("help", "what") and reading.any("play"))
-        or (reading.has("should") and (reading.any("what", "play", "move") or _acts(reading)))
+        or (
+            reading.has("should")
+            and reading.question
+            and (reading.any("what", "play", "move") or _acts(reading))
+        )  # not "de joker moet weg": said, not asked
         or (reading.has("do") and not reading.any("turn", "round", "have"))  # "je fais quoi ?"
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
@@ -124,6 +133,11 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     options = reading.has("options") and _me(reading) and not reading.cards
+    options = options or (  # "which cards fit somewhere?", "welke kaarten passen ergens?"
+        reading.question
+        and reading.has("what", "card", "fits")
+        and not (reading.cards or reading.piles)
+    )
     # "what may go on a red seven?": the cards that fit there
     options = options or (
         reading.has("what", "can") and bool(reading.cards) and all(s.onto for s in reading.cards)
@@ -142,7 +156,7 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     if reading.any("build") or (reading.has("pile", "another") and not reading.cards):
         return None  # "what goes on what?", "a pile onto another?": rules
     spot = reading.any("empty", "side", "corner") and not reading.cards
-    if spot and not any(spec.code for spec in reading.piles):
+    if spot and not any(spec.code for spec in reading.piles) and not reading.any("fits"):
         return None  # "what can I put on an empty spot?" is a rule
     if state is None:
         return Refusal("no_game_yet")
@@ -205,11 +219,20 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         and not reading.cards
         and not reading.any("what", "take", "discard", "can", "should", "how", "when", "where")
     )  # "cards in the draw pile?"
+    everyone_has = everyone_has or (
+        reading.question
+        and reading.any("stock")
+        and reading.any("empty", "end_turn")
+        and not (reading.cards or reading.piles or reading.any("side", "corner", "when", "how"))
+    )  # "is the deck nearly empty?", "o monte tá quase acabando?"
+    if reading.any("side", "corner") and not reading.any("how_many"):
+        return None  # "e se uma pilha do lado ficar vazia?": a rule
     if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
         return None  # "how many cards in a run?" is a rule
     if (
         not everyone_has
         and not reading.any("card", "left", "stock", "draw")
+        and not (reading.any("hand") and _me(reading))  # "how many have I got in my hand?"
         and not (reading.any("have") and _named_seat(reading, names) is not None)
     ):
         return None
@@ -219,10 +242,23 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         return None  # "hoeveel punten is een wilde kaart?" asks what it is worth
     if WILD_WORDS & set(reading.words) and not reading.any("card"):
         return None  # "se eu ficar com um curinga, perco quanto?": a price, not a count
+    stock_named = any(
+        "stock" in (found := concepts_of(word)) and "draw" not in found for word in reading.words
+    )  # "pioche", "draw": the verb, not the pile
+    if (
+        _me(reading)
+        and reading.any("draw")
+        and not (stock_named or reading.any("left", "everyone"))
+    ):
+        return None  # "how many cards do I draw?": the rule
     if state is None:
         return Refusal("no_game_yet")
     counts: Sequence[int] = state.get("hand_counts") or []
     seat = _named_seat(reading, names)
+    scored = state.get("game") == CROWNS or bool((state.get("options") or {}).get("session"))
+    has = any("have" in concepts_of(word) for word in reading.words if word != "a")  # not "à"
+    if seat is not None and scored and not (has or reading.any("card", "stock", "draw", "left")):
+        return None  # "Ben's on how many?", "op hoeveel staat Ben?": points (standings)
     me = _seat(state)
     stock = reading.any("stock", "draw") or (
         reading.any("left") and not _me(reading) and seat is None and not reading.any("everyone")
@@ -408,9 +444,17 @@ def _standings(
     reading: Reading, state: State | None, names: Mapping[int, str]
 ) -> Understood | None:
     by_cards = reading.has("who", "fewest") and reading.any("card")
+    points_of = (  # "Ben's on how many?": in a scored game, a named player's points
+        reading.any("how_many")
+        and _named_seat(reading, names) is not None
+        and not reading.any("card", "stock", "draw", "left")
+        and not any("have" in concepts_of(word) for word in reading.words if word != "a")
+    )
     if reading.cards and not reading.question and _acts(reading):
         return None  # "lose the seven of diamonds": a discard, not the losing side
-    if not (reading.any("score") or by_cards) or (reading.any("value", "how") and reading.cards):
+    if not (reading.any("score") or by_cards or points_of) or (
+        reading.any("value", "how") and reading.cards
+    ):
         return None
     if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
         return None  # "how do points work?" is a rule
@@ -459,7 +503,8 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
             reading.question and not _me(reading) and not reading.any("can") and not _plays(reading)
         )
     )
-    if not (said_wild or joker_round) or reading.any("value", "how_many") or _acts(reading):
+    acting = _acts(reading) and not (reading.question and reading.any("have"))  # "do we have…"
+    if not (said_wild or joker_round) or reading.any("value", "how_many") or acting:
         return None
     if not (reading.question or reading.any("what", "show")):
         return None  # "rappelle-moi le joker de la manche": asked too
@@ -574,6 +619,8 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "round_end"  # "when is it over?", "quando acaba?"
     if reading.any("how") and reading.has("lead") and not reading.any("me", "who"):
         return "round_end"  # "how do you win?": who goes out first
+    if reading.has("when", "lead") and not reading.any("me", "who"):
+        return "round_end"  # "when does someone win?"
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn", "lead"):
         return "score_" + str(options.get("scoring", "kings_ten"))  # before "how … works"
     if (
@@ -630,8 +677,8 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn"):
         return "score"  # "how does scoring work in this game?", and "how do you win?"
     if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can", "need"):
-        if reading.any("me") and reading.any("can") and not reading.any("how", "mean"):
-            return None  # "can I go out?" is about this hand
+        if reading.any("me") and reading.any("can") and not reading.any("how", "mean", "when"):
+            return None  # "can I go out?" is about this hand; "when can I?" the rule
         return "go_out"
     if reading.any("meld"):
         return "melds"

@@ -330,7 +330,7 @@ def _in_context(
     if taking and not cards and not (question and concepts & {"how_many", "have", "what"}):
         concepts.add("draw")  # "grab a card", "ik pak een kaart": a card off the stock
     mine = "me" in concepts and "have" in concepts and "how_many" in concepts
-    if mine and not cards and not concepts & {"card", "stock", "left", "draw", "score"}:
+    if mine and not cards and not concepts & {"card", "stock", "left", "draw", "score", "hand"}:
         concepts.add("score")  # "hoeveel heb ik?", "quanto eu tenho?": points, not cards
     colours = [word for word in words if word in COLOUR_WORDS]
     if question and len(colours) >= 2 and not cards:

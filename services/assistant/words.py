@@ -159,9 +159,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "end_turn": {
         "en": ("end", "done", "pass", "finish", "stop", "nothing", "skip"),
-        "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien"),
+        "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien",
+               "arreter", "arrete"),
         "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada",
-               "encerrar", "encerro",
+               "encerrar", "encerro", "parar", "paro",
                "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
                "niks", "niets",
@@ -250,13 +251,13 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "hint": {
         "en": ("hint", "hints", "suggestion", "advice", "advise", "best", "tip", "clue", "idea",
-               "recommendation"),
+               "recommendation", "smart", "clever", "smartest"),
         "fr": ("indice", "conseil", "suggestion", "meilleur", "idee", "astuce", "aide-moi",
-               "propose", "proposer", "suggere", "conseille", "recommande"),
+               "propose", "proposer", "suggere", "conseille", "recommande", "malin", "astucieux"),
         "pt": ("dica", "sugestao", "conselho", "melhor", "ideia", "palpite", "sugere", "sugerir",
-               "sugira", "recomenda", "recomendas"),
+               "sugira", "recomenda", "recomendas", "esperta", "esperto", "inteligente"),
         "nl": ("hint", "tip", "advies", "beste", "suggestie", "idee", "voorstel", "voorstellen",
-               "aanraden", "aanrader"),
+               "aanraden", "aanrader", "slimme", "slimste", "slim"),
     },
     "help": {
         "en": ("help", "commands", "command", "instructions"),
@@ -376,10 +377,16 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                 "nl": ("andere", "ander")},
     # Kings in the Corner's building rule: colours alternate ("faut alterner les couleurs ?").
     "build": {"en": ("alternate", "alternating", "colour", "colours", "color", "colors",
-                     "stacking", "building"),
-              "fr": ("alterner", "alterne", "couleurs", "empiler", "empile"),
-              "pt": ("alternar", "alterna", "alternando", "cores", "empilhar", "empilha"),
-              "nl": ("afwisselen", "afwisselend", "kleuren", "kleur", "stapelen", "aanleggen")},
+                     "stacking", "building", "build"),
+              "fr": ("alterner", "alterne", "couleurs", "empiler", "empile", "construire",
+                     "construit"),
+              "pt": ("alternar", "alterna", "alternando", "cores", "empilhar", "empilha", "montar",
+                     "monta"),
+              "nl": ("afwisselen", "afwisselend", "kleuren", "kleur", "stapelen", "aanleggen",
+                     "bouwen", "bouw")},
+    # Where a card fits: "which cards fit somewhere?", "welke kaarten passen ergens?"
+    "fits": {"en": ("fit", "fits"), "fr": ("vont", "rentrent"), "pt": ("cabem", "cabe", "encaixa"),
+             "nl": ("passen", "past")},
     # Before anything else: "do I have to draw first?" asks a rule.
     "first": {"en": ("first", "before", "beforehand", "closest", "nearest"),
               "fr": ("avant", "abord", "proche"),
@@ -483,7 +490,19 @@ def stems(word: str) -> tuple[str, ...]:
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
 # "scored" is how, "scores" what; "commande" (ordered) is no command.
 _EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
-    {"scoring", "opens", "moves", "stapelen", "empiler", "empilhar", "stacking"}
+    {
+        "scoring",
+        "opens",
+        "moves",
+        "stapelen",
+        "empiler",
+        "empilhar",
+        "stacking",
+        "parar",
+        "paro",
+        "montar",
+        "monta",
+    }
     | {"autres", "outros", "anderen", "others"}  # the others, not "une autre carte"
     | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
 )
