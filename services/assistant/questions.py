@@ -71,7 +71,8 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     said_to_you = reading.has("what", "say", "should") and (
         reading.any("you") or "te" in reading.words
     )  # "what should I say to you?", "qu'est-ce que je dois te dire ?"
-    if (asked or said_to_you) and not (reading.cards or reading.piles):
+    over = reading.any("end_turn", "when")  # "how do you know when it's over?": a rule
+    if (asked or said_to_you) and not (reading.cards or reading.piles or over):
         # "tu comprends quoi ?", "what do you understand?"
         return Answer("help", {"game": state.get("game") if state else None})
     if not reading.any("help") or reading.any("hint"):
@@ -321,7 +322,12 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.any("who")
         or (reading.question and (_me(reading) or _named_seat(reading, names) is not None))
     )  # "c'est à Ben ?" asks whose turn too
-    plays = reading.has("who") and reading.any("play") and not reading.any("card")
+    plays = (
+        reading.has("who")
+        and reading.any("play")
+        and not reading.any("card")
+        and all(is_known(word) or word in FILLERS or len(word) <= 2 for word in reading.words)
+    )  # "who plays?", not "quem vai fazer a janta?"
     short = (
         reading.has("who")
         and len(reading.words) <= 4
@@ -621,6 +627,8 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "round_end"  # "how do you win?": who goes out first
     if reading.has("when", "lead") and not reading.any("me", "who"):
         return "round_end"  # "when does someone win?"
+    if reading.has("understand", "end_turn") and reading.any("how", "when"):
+        return "round_end"  # "how do you know when it's over?", "hoe weet je dat het af is?"
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn", "lead"):
         return "score_" + str(options.get("scoring", "kings_ten"))  # before "how … works"
     if (
@@ -672,6 +680,8 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "last_turn"  # "do I still play after someone went out?"
     if reading.any("do") and reading.any("turn", "round"):
         return "turn"
+    if reading.has("understand", "end_turn") and reading.any("how", "when"):
+        return "round_end"  # "how do you know the round is over?"
     if reading.has("when", "end_turn") and not reading.any("me", "turn", "go_out"):
         return "round_end"
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn"):

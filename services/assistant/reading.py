@@ -219,7 +219,7 @@ def read(text: str, lang: str | None = None) -> Reading:
     if speaker in (None, "nl"):
         concepts |= separable_concepts(words)
     piles, pile_at = _piles(words, upper, speaker)
-    cards = _cards(words, pile_at, speaker)
+    cards = _unnegated(words, _cards(words, pile_at, speaker), speaker)
     stripped = text.strip()
     lead = _lead_word(stripped, words)
     question = (
@@ -303,6 +303,42 @@ def _out_of_a_pile(words: list[str], per_word: list[set[str]]) -> None:
 _COUNT_VERBS = frozenset({"count", "compte", "compter", "conta", "contar", "tel", "tellen"})
 
 
+_CARD_NEGATIONS = frozenset({"not", "nao", "niet", "geen", "never", "jamais"})
+
+
+def _unnegated(
+    words: list[str], cards: tuple[CardSpec, ...], lang: str | None
+) -> tuple[CardSpec, ...]:
+    """The cards said, less those refused: "not the queen, I'll draw", "pas la dame",
+    "niet de vrouw", "a dama não" name the queen only to rule it out."""
+    negations = _CARD_NEGATIONS | _NEGATIONS | ({"pas"} if lang in (None, "fr") else set())
+    kept = []
+    for spec in cards:
+        before = spec.at - 1
+        while before >= 0 and (words[before] in ARTICLES or words[before] in COLOUR_WORDS):
+            before -= 1
+        # "I don't want the queen", "não quero a dama": a verb between the "not" and the card
+        window = [w for w in words[max(0, before - 3) : before + 1] if w not in ARTICLES][-3:]
+        after = spec.at + 1
+        while after < len(words) and (
+            words[after] in CONNECTORS
+            or words[after] in SUIT_WORDS
+            or words[after] in RANK_WORDS
+            or words[after] in COLOUR_WORDS
+        ):
+            after += 1  # past the card's own words: "a dama de ouros não"
+        refused = (before >= 0 and any(word in negations for word in window)) or (
+            after < len(words) and words[after] in negations and _ends_clause(words, after)
+        )
+        if not refused:
+            kept.append(spec)
+    return tuple(kept)
+
+
+def _ends_clause(words: list[str], index: int) -> bool:
+    return index + 1 >= len(words) or words[index + 1] not in ARTICLES
+
+
 def _has_target(words: list[str]) -> bool:
     return any(word in ONTO for word in words[1:])
 
@@ -350,7 +386,10 @@ ARTICLES = frozenset(
 
 
 # "No, I'll draw": a "no" set apart by a comma answers someone; it negates nothing.
-_INTERJECTION = re.compile(r"^\s*(?:no|nah|nope|non|n[aã]o|nee|neen)\s*[,.!;:]", re.IGNORECASE)
+_INTERJECTION = re.compile(
+    r"^\s*(?:no|nah|nope|non|n[aã]o|nee|neen|come on|kom op|allez|vamos|bora|vai)\s*[,.!;:]",
+    re.IGNORECASE,
+)  # "come on, six of clubs on east", "kom op, klaveren zes op oost": only urging
 _HANDING_OVER = frozenset(
     {("to", "you"), ("your", "turn"), ("your", "go"), ("a", "toi"), ("a", "vous"),
      ("ton", "tour"), ("tua", "vez"), ("sua", "vez"), ("jij", "bent"), ("jouw", "beurt")}
@@ -368,6 +407,12 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
     """
     negated: set[int] = set()
     for index, word in enumerate(words):
+        if (
+            word in _NEGATIONS
+            and index
+            and (words[index - 1] in RANK_WORDS or words[index - 1] in SUIT_WORDS)
+        ):
+            continue  # "a dama não, compro do monte": the card is refused, not the verb after
         if word in _NEGATIONS:
             negated.update(range(index + 1, min(index + 4, len(words))))
         elif word == "pas" and index:  # "je ne sors pas": the verb before

@@ -138,7 +138,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "take": {
         "en": ("take", "took", "taken", "grab", "get", "have", "want", "give", "gimme"),
         "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux",
-               "donne", "filer", "file"),
+               "donne", "filer", "file", "envie"),
         "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero",
                "fico"),
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
@@ -397,9 +397,9 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "nl": ("nodig", "hebben")},
     # "What do you understand?": a question about the assistant, answered by the help.
     "understand": {"en": ("understand", "know"),
-                   "fr": ("comprends", "comprendre", "connais", "sais", "savoir"),
+                   "fr": ("comprends", "comprendre", "connais", "sais", "sait", "savoir"),
                    "pt": ("entende", "entender", "entendes", "sabe"),
-                   "nl": ("begrijp", "begrijpen", "snap", "verstaan", "versta")},
+                   "nl": ("begrijp", "begrijpen", "snap", "verstaan", "versta", "weet", "weten")},
     # The card turned face up: the discard pile's top ("la carte retournée", "ligt er open").
     "face_up": {"fr": ("retournee", "retourne"), "pt": ("virada", "virado"), "nl": ("open",)},
     "there": {"en": ("there", "that", "this", "it"), "fr": ("ca", "cela", "ce"),
@@ -422,7 +422,7 @@ FILLERS = frozenset(
      "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
-     "geloof", "eentje", "zo", "tja", "good", "goed"}}
+     "geloof", "eentje", "zo", "tja", "good", "goed", "voorlopig", "train"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})

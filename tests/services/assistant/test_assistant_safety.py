@@ -126,3 +126,23 @@ def test_a_line_that_corrects_itself_sends_what_follows_the_correction() -> None
     line = "the six of clubs, no wait, six of spades on east"
     kind, message = respond(said(line), seat_view("K1"), NAMES)
     assert (kind, message["action"]) == ("intent", {"type": "play", "card": "6S", "pile": "E"})
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("not the queen, I'll draw from the deck", "en"),
+        ("pas la dame, je pioche dans le talon", "fr"),
+        ("a dama não, compro do monte", "pt"),
+        ("niet de vrouw, ik trek van de stapel", "nl"),
+        ("I don't want the queen, just draw", "en"),
+    ],
+)
+def test_a_card_ruled_out_is_never_taken(text: str, lang: str) -> None:
+    kind, message = respond(said(text, lang), seat_view("F1"), NAMES)  # the queen is on top
+    assert kind != "intent" or message["action"] == {"type": "draw", "source": "stock"}
+
+
+def test_the_card_kept_is_played_not_the_one_ruled_out() -> None:
+    kind, message = respond(said("the seven of spades, not the six"), seat_view("K1"), NAMES)
+    assert (kind, message["action"]) == ("intent", {"type": "play", "card": "7S", "pile": "W"})
