@@ -12,7 +12,7 @@ the whole corpus ``--rounds`` times (the first round warms the caches, and is no
 The corpus was written with the assistant, so its figure is a regression net, not an
 estimate on unseen lines. The held-out batches (``benchmarks/assistant_heldout/``, same
 format and positions) were written without looking at the matcher's words: batch 1 before
-the matcher was reworked, batch 2 after it, batch 3 after batch 2's misses were fixed.
+the matcher was reworked, each later one after the one before it had its misses fixed.
 Each batch's first measurement, before any fix it prompted, is the estimate on lines
 people will say; the figures after are regression nets like the corpus.
 """
