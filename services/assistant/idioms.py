@@ -121,6 +121,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("sta ik ervoor", "score me"),
     _idiom("sta ik er voor", "score me"),
     _idiom("staat er voor", "score lead"),
+    _idiom("staat er op een", "score lead"),
     _idiom("staat ervoor", "score lead"),
     _idiom("hoe staat * ervoor", "score"),
     _idiom("hoe staat * er voor", "score"),

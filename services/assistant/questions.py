@@ -107,6 +107,15 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         )  # not "de joker moet weg": said, not asked
         or (reading.has("do") and not reading.any("turn", "round", "have"))  # "je fais quoi ?"
     )
+    asked = asked or (  # "je joue quoi ?", "wat speel ik?": what to play, asked
+        reading.question
+        and reading.has("what", "play")
+        and _me(reading)
+        and len(reading.words) <= 4
+        and reading.lead_word not in _ME_NOW_STARTS  # "sou eu que jogo?" asks whose turn
+        and not {"are", "sont", "sao", "zijn"} & set(reading.words)  # "what are my plays?"
+        and not (reading.cards or reading.piles or reading.any("can", "options", "card"))
+    )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
     if reading.cards and reading.any("you", "can") and not reading.any("what"):
@@ -351,7 +360,14 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         and not reading.any("what", "can", "should", "how", "where", "options")
         and not (reading.cards or reading.piles)
     )
-    if not (whose or plays or short or me_now or me_playing):
+    named_playing = (  # "is Ben playing?", "o Ben tá jogando?", "is Ben aan het spelen?"
+        reading.question
+        and reading.any("play")
+        and _named_seat(reading, names) is not None
+        and not (reading.cards or reading.piles or reading.any("what", "can", "how", "when"))
+        and len(reading.words) <= 6
+    )
+    if not (whose or plays or short or me_now or me_playing or named_playing):
         return None
     if reading.any("when", "how", "mean", "end_turn"):
         return None

@@ -201,9 +201,9 @@ def plain_keep_case(text: str) -> str:
 def read(text: str, lang: str | None = None) -> Reading:
     """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
     text = _INTERJECTION.sub("", text, count=1)
-    text = _corrected(text)
+    text = _without_refused_clauses(_corrected(text), speaker_of(lang))
     words, upper = tokens(text)
-    speaker = lang if lang in LANGUAGES else None
+    speaker = speaker_of(lang)
     per_word = [set(concepts_of(word, speaker)) for word in words]
     added: set[str] = set()
     for start, end, (_, add, drop) in idiom_spans(words):
@@ -264,6 +264,32 @@ _CORRECTION = re.compile(
 )
 
 
+def speaker_of(lang: str | None) -> str | None:
+    return lang if lang in LANGUAGES else None
+
+
+_CLAUSE = re.compile(r"[,;]")
+
+
+def _without_refused_clauses(text: str, lang: str | None) -> str:
+    """ "I don't want the discard, deck please", "je veux pas la défausse, la pioche",
+    "ik wil de aflegstapel niet, de pot": a clause with a "not" refuses what it names;
+    the line stands for the rest (when there is a rest)."""
+    parts = _CLAUSE.split(text)
+    if len(parts) < 2:
+        return text
+    negations = _CLAUSE_NEGATIONS | ({"pas", "ne", "n"} if lang in (None, "fr") else set())
+    refused = [bool(negations & set(normalize(part))) for part in parts]
+    if all(refused) or not any(refused):
+        return text
+    kept = ", ".join(part for part, out in zip(parts, refused, strict=True) if not out)
+    return kept + ("?" if text.rstrip().endswith("?") else "")  # still a question
+
+
+# Not "ne" alone: Portuguese "né?" asks for agreement ("só reis nos cantos, né?").
+_CLAUSE_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "geen"})
+
+
 def _corrected(text: str) -> str:
     """What a line that corrects itself stands for: its last part; nothing when nothing
     follows ("six of spades on east, no wait"): a line taken back names no action."""
@@ -303,7 +329,7 @@ def _out_of_a_pile(words: list[str], per_word: list[set[str]]) -> None:
 _COUNT_VERBS = frozenset({"count", "compte", "compter", "conta", "contar", "tel", "tellen"})
 
 
-_CARD_NEGATIONS = frozenset({"not", "nao", "niet", "geen", "never", "jamais"})
+_CARD_NEGATIONS = frozenset({"not", "nao", "niet", "geen", "never", "jamais", "skip"})
 
 
 def _unnegated(
@@ -352,6 +378,9 @@ def _in_context(
     if words and words[0] in _COUNT_VERBS and "card" in concepts:
         concepts.add("how_many")  # "count my cards", "tel mijn kaarten"
         concepts -= {"value", "works"}
+    tops = {"top", "bovenaan", "topo"} & set(words)  # not "who's up?" (whose turn)
+    if "who" in concepts and tops and not cards and not concepts & _STOCK_WORDS:
+        concepts |= {"lead", "score"}  # "who's top?"
     if {"who", "first", "end_turn"} <= concepts:
         concepts |= {"fewest", "card"}  # "who's closest to finishing?", "wie is het eerst klaar?"
         concepts -= {"end_turn"}
@@ -408,7 +437,7 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
     negated: set[int] = set()
     for index, word in enumerate(words):
         if (
-            word in _NEGATIONS
+            word in ("nao", "not")
             and index
             and (words[index - 1] in RANK_WORDS or words[index - 1] in SUIT_WORDS)
         ):
@@ -417,6 +446,8 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
             negated.update(range(index + 1, min(index + 4, len(words))))
         elif word == "pas" and index:  # "je ne sors pas": the verb before
             negated.add(index - 1)
+        if word == "niet" and index == len(words) - 1:
+            negated.update(range(index))  # "speel de zeven niet": Dutch negates the clause
     # "não tenho mais nada", "I can't do nothing": the word is its own negation
     acting = [i for i in negated if per_word[i] & _ACTS and words[i] not in _NEGATIVE_WORDS]
     if not acting:
@@ -619,10 +650,13 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
             before = index - 1 in taken and words[index - 1] in SUIT_WORDS
             if suit is None:
                 continue
-            heard = not (_suit_follows(words, index) or before)
-            if heard and (len(word) < 4 or any(words[at] in SUIT_WORDS for at in taken)):
+            real_suit = any(words[at] in SUIT_WORDS for at in taken)
+            if real_suit and not (_suit_follows(words, index) or before):
                 continue  # "zo, klaveren negen": the suit is the next rank's
-            heard = heard or RANK_SOUNDS.closest(word) is None  # only a rhyme: a guess too
+            if not real_suit and len(word) < 4:
+                continue  # "is the pizza": two short sounds are no card
+            # Both by their sound, or the rank only by a rhyme: a guess, sent only if legal.
+            heard = not real_suit or RANK_SOUNDS.closest(word) is None
             rank = -rank
         used.add(index)
         used.update(taken)

@@ -155,7 +155,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("out",),
         "fr": ("sortir", "sors", "sorti"),
         "pt": ("bater", "bato", "bati", "sair", "saio", "fechar"),
-        "nl": ("uitgaan", "uit", "uitkomen"),
+        "nl": ("uitgaan", "uit", "uitkomen", "uitgaat"),
     },
     "end_turn": {
         "en": ("end", "done", "pass", "finish", "stop", "nothing", "skip"),
@@ -262,7 +262,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "help": {
         "en": ("help", "commands", "command", "instructions"),
         "fr": ("aide", "commandes", "aider"),  # not "commande": "qui a commandé ?" (ordered)
-        "pt": ("ajuda", "ajudar", "socorro"),  # not "comando": its stem is "com", as "como"
+        "pt": ("ajuda", "ajudar", "socorro", "comandos"),  # "comando" stems to "com", as "como"
         "nl": ("hulp", "help", "commando", "commandos", "helpen"),
     },
     "turn": {"en": ("turn", "go", "next", "waiting"), "fr": ("tour", "suivant", "attend"),
@@ -348,7 +348,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("ik", "mijn", "me", "mij"),
     },
     "you": {"en": ("you", "your"), "fr": ("tu", "toi", "vous"), "pt": ("voce", "tu"),
-            "nl": ("jij", "je", "jou", "u")},
+            "nl": ("jij", "je", "jou", "u", "jouw")},
     "everyone": {
         "en": ("everyone", "everybody", "each", "all", "others", "players"),
         "fr": ("chacun", "tous", "tout", "autres", "joueurs"),
@@ -401,7 +401,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                    "pt": ("entende", "entender", "entendes", "sabe"),
                    "nl": ("begrijp", "begrijpen", "snap", "verstaan", "versta", "weet", "weten")},
     # The card turned face up: the discard pile's top ("la carte retournée", "ligt er open").
-    "face_up": {"fr": ("retournee", "retourne"), "pt": ("virada", "virado"), "nl": ("open",)},
+    "face_up": {"fr": ("retournee", "retourne", "visible"), "pt": ("virada", "virado"),
+                "nl": ("open",)},
     "there": {"en": ("there", "that", "this", "it"), "fr": ("ca", "cela", "ce"),
               "pt": ("isso", "essa", "esse", "aquela"), "nl": ("die", "dat", "deze")},
 }  # fmt: skip
@@ -429,7 +430,7 @@ BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devo
 # Discourse words whose look-alike stems mean something ("valeu", thanks, is not "vale",
 # worth): they carry no concept at all.
 NOTHING_WORDS = frozenset(
-    {"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "valeu", "beleza", "tipo", "hoor",
+    {"niet", "erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "valeu", "beleza", "tipo", "hoor",
      "toch", "guess", "think", "maybe", "cheers", "merci", "obrigado", "obrigada", "thanks",
      "bedankt", "voila", "bref", "genre"}
 )  # fmt: skip
@@ -503,7 +504,7 @@ _EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
         "montar",
         "monta",
     }
-    | {"autres", "outros", "anderen", "others"}  # the others, not "une autre carte"
+    | {"autres", "outros", "anderen", "others", "comandos"}  # the others, not "une autre carte"
     | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
 )
 

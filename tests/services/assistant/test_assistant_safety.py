@@ -146,3 +146,28 @@ def test_a_card_ruled_out_is_never_taken(text: str, lang: str) -> None:
 def test_the_card_kept_is_played_not_the_one_ruled_out() -> None:
     kind, message = respond(said("the seven of spades, not the six"), seat_view("K1"), NAMES)
     assert (kind, message["action"]) == ("intent", {"type": "play", "card": "7S", "pile": "W"})
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("je veux pas la défausse, la pioche stp", "fr"),
+        ("ik wil de aflegstapel niet, de pot graag", "nl"),
+        ("I don't want the discard, deck please", "en"),
+        ("não quero o lixo, do monte por favor", "pt"),
+    ],
+)
+def test_a_pile_refused_in_its_own_clause_is_not_drawn_from(text: str, lang: str) -> None:
+    kind, message = respond(said(text, lang), seat_view("F1"), NAMES)
+    assert (kind, message["action"]) == ("intent", {"type": "draw", "source": "stock"})
+
+
+@pytest.mark.parametrize("text", ["speel de zeven niet", "ik verplaats oost niet", "niet"])
+def test_dutch_niet_at_the_end_negates_the_line(text: str) -> None:
+    kind, message = respond(said(text, "nl"), seat_view("K1"), NAMES)
+    assert kind == "reply" and message["status"] == "error"
+
+
+def test_a_tag_question_is_no_negation() -> None:
+    kind, message = respond(said("só reis nos cantos, né?", "pt"), seat_view("K1"), NAMES)
+    assert kind == "reply" and message["data"]["answer"] == "rule_kc_corner"
