@@ -118,6 +118,8 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
+    if reading.any("empty") and not reading.cards and _general(reading):
+        return None  # "what do I do with an empty space?": the rule
     if reading.cards and reading.any("you", "can") and not reading.any("what"):
         return None  # "zou je schoppen zeven op west leggen?", "can I play the two?"
     if reading.cards and reading.piles and not reading.question:
@@ -231,6 +233,14 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
     )  # "cards in the draw pile?"
     everyone_has = everyone_has or (
         reading.question
+        and reading.has("card")
+        and (_named_seat(reading, names) is not None or reading.any("everyone"))
+        and not (reading.cards or reading.piles)
+        and not reading.any("what", "can", "take", "discard", "draw", "how", "when", "where")
+        and len(reading.words) <= 5
+    )  # "Zoé's cards?", "de kaarten van Zoé?", "card totals for everyone?"
+    everyone_has = everyone_has or (
+        reading.question
         and reading.any("stock")
         and reading.any("empty", "end_turn")
         and not (reading.cards or reading.piles or reading.any("side", "corner", "when", "how"))
@@ -293,6 +303,12 @@ def _discard_top(
     face_up = reading.has("face_up") and not (
         reading.cards or reading.piles or reading.any("corner", "side", "empty", "pile")
     )  # "what's face up?", "welke kaart ligt er open?"
+    thrown = (  # "which card was just thrown away?", "welke kaart is net weggegooid?"
+        reading.question
+        and reading.has("what", "card", "discard")
+        and not (_me(reading) or reading.cards or reading.piles)
+    )
+    face_up = face_up or thrown
     if not (reading.has("discard_pile") or face_up) or reading.any("take", "draw", "can", "should"):
         return None
     if not (reading.question or reading.any("what", "top")):

@@ -198,8 +198,11 @@ def plain_keep_case(text: str) -> str:
     return "".join(o if o.lower() == p else p for o, p in zip(text, lowered, strict=True))
 
 
-def read(text: str, lang: str | None = None) -> Reading:
-    """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
+def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()) -> Reading:
+    """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known).
+
+    ``names`` are the players' first names, normalised: never heard as a card or a pile
+    ("les cartes de Zoé" is not south misheard)."""
     text = _INTERJECTION.sub("", text, count=1)
     text = _without_refused_clauses(_corrected(text), speaker_of(lang))
     words, upper = tokens(text)
@@ -218,8 +221,9 @@ def read(text: str, lang: str | None = None) -> Reading:
     concepts: set[str] = set(added).union(*per_word)
     if speaker in (None, "nl"):
         concepts |= separable_concepts(words)
-    piles, pile_at = _piles(words, upper, speaker)
-    cards = _unnegated(words, _cards(words, pile_at, speaker), speaker)
+    named_at = {index for index, word in enumerate(words) if word in names}
+    piles, pile_at = _piles(words, upper, speaker, named_at)
+    cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker)
     stripped = text.strip()
     lead = _lead_word(stripped, words)
     question = (
@@ -243,6 +247,8 @@ def read(text: str, lang: str | None = None) -> Reading:
             phrase, add = span[2][0], span[2][1]
             if phrase[0] == "^" and phrase[-1] == "$":
                 concepts |= add
+    if "go_out" in concepts and cards:
+        concepts.discard("end_turn")  # "done! out with the king", "klaar! ik ga uit met de heer"
     if "play" in concepts and {"everything", "all", "tout", "tudo", "alles"} & set(words):
         concepts.add("go_out")  # "I lay everything down", "je pose tout"
     if ("lay", "down") in pairs and "discard" in concepts:
@@ -481,12 +487,15 @@ def _role(words: list[str], index: int) -> tuple[bool, bool]:
 
 
 def _piles(
-    words: list[str], upper: list[bool], lang: str | None = None
+    words: list[str], upper: list[bool], lang: str | None = None, named_at: set[int] | None = None
 ) -> tuple[tuple[PileSpec, ...], set[int]]:
     piles: list[PileSpec] = []
     used: set[int] = set()
     index = 0
     while index < len(words):
+        if named_at and index in named_at:
+            index += 1  # a player's name is no pile
+            continue
         word = words[index]
         following = words[index + 1] if index + 1 < len(words) else ""
         code: str | None = None

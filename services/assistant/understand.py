@@ -19,7 +19,15 @@ from typing import Any
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
 from services.assistant.reading import CardSpec, PileSpec, Reading, read
-from services.assistant.words import CONNECTORS, FILLERS, FROM, ONTO, concepts_of, is_known
+from services.assistant.words import (
+    CONNECTORS,
+    FILLERS,
+    FROM,
+    ONTO,
+    concepts_of,
+    is_known,
+    normalize,
+)
 
 Action = dict[str, Any]
 __all__ = ["Act", "Answer", "Refusal", "Understood", "fits", "understand"]
@@ -61,7 +69,10 @@ def understand(
     as "how many cards has Ana got?" need them); ``lang`` is the speaker's language, if
     known (every language's words are understood; stems are compared in that one).
     """
-    reading = read(text, lang)
+    first_names = frozenset(
+        parts[0] for name in (names or {}).values() if (parts := normalize(name))
+    )
+    reading = read(text, lang, first_names)
     if not reading.words:
         return Refusal("not_understood", {"text": text.strip()[:80]})
     answered = ask(reading, state, names or {})
@@ -181,6 +192,8 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
         verbs = verbs - {"discard"}  # "take the discard": the pile, not the verb
     elif "discard" in verbs and not reading.has("discard_pile"):
         verbs = verbs - {"take"}  # "get rid of the seven"
+    if kind == "play" and any(spec.onto and spec.code for spec in reading.piles):
+        verbs = verbs - {"discard"}  # "gooi schoppen zeven op west": thrown onto a pile
     if kind == "play" and len(reading.cards) == 2:
         verbs = verbs - {"take"}  # "the red ten gets the black nine"
     if kind == "move" and len(reading.piles) == 2:

@@ -144,12 +144,13 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
     },
     "discard": {
-        "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck", "lose"),
+        "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck", "lose",
+               "thrown", "threw", "discarded"),
         "fr": ("defausser", "defausse", "jeter", "jette", "ecarter", "balancer", "virer",
                "lacher", "larguer", "debarrasser", "debarrasse", "degage"),
         "pt": ("descartar", "descarto", "descarte", "largar", "fora", "livrar", "livro", "livra"),
         "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg",
-               "lozen", "loos"),
+               "lozen", "loos", "weggegooid", "gegooid", "afgelegd"),
     },
     "go_out": {
         "en": ("out",),
@@ -158,15 +159,15 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("uitgaan", "uit", "uitkomen", "uitgaat"),
     },
     "end_turn": {
-        "en": ("end", "done", "pass", "finish", "stop", "nothing", "skip"),
+        "en": ("end", "done", "pass", "finish", "stop", "nothing", "skip", "enough"),
         "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien",
-               "arreter", "arrete"),
+               "arreter", "arrete", "suffit"),
         "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada",
-               "encerrar", "encerro", "parar", "paro",
+               "encerrar", "encerro", "parar", "paro", "chega",
                "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
                "niks", "niets",
-               "beeindigen", "beeindigd", "geeindigd", "afgelopen", "voorbij"),
+               "beeindigen", "beeindigd", "geeindigd", "afgelopen", "voorbij", "genoeg"),
     },
     "move": {
         "en": ("move", "shift", "slide", "transfer"),
@@ -308,7 +309,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "bat", "battre"),
         "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha",
                "primeiro", "primeira", "lideranca"),
-        "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar", "eerste",
+        "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar", "eerste", "leiding",
                "voorsprong", "verslaat", "verslaan"),
     },
     "every": {"en": ("every",), "fr": ("chaque",), "pt": ("toda", "todo"),
@@ -503,6 +504,8 @@ _EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
         "paro",
         "montar",
         "monta",
+        "chega",
+        "livre",
     }
     | {"autres", "outros", "anderen", "others", "comandos"}  # the others, not "une autre carte"
     | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}

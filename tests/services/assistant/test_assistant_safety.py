@@ -171,3 +171,9 @@ def test_dutch_niet_at_the_end_negates_the_line(text: str) -> None:
 def test_a_tag_question_is_no_negation() -> None:
     kind, message = respond(said("só reis nos cantos, né?", "pt"), seat_view("K1"), NAMES)
     assert kind == "reply" and message["data"]["answer"] == "rule_kc_corner"
+
+
+def test_a_players_name_is_never_heard_as_a_pile_or_a_card() -> None:
+    assert read("les cartes de Zoé ?", "fr", frozenset({"zoe"})).piles == ()
+    kind, message = respond(said("les cartes de Zoé ?", "fr"), seat_view("K1"), NAMES)
+    assert (kind, message["data"]["answer"]) == ("reply", "cards_of")
