@@ -6,7 +6,8 @@ another within 5 s, and no move the tables service accepted is lost or applied t
 Twice: the node killed leads no JetStream stream or consumer at that moment
 (``move_leaders``): back within 5 s; it leads them all: the players wait for nats-server's
 Raft election (4 to 9 s, not configurable) first, so within ``ELECTION_LIMIT``, and still
-nothing accepted is lost.
+nothing accepted is lost, and play goes on: the tables copies, whose lease heartbeats lapse
+during the election, once gave every table up there and answered no move again.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from services.mqtt import BrokerUrl, MqttClient, broker_url
 from services.tables.jetstream import LOG_STREAM, LOG_SUBJECT
 
 RECONNECT_LIMIT = 5.0
-ELECTION_LIMIT = 15.0  # nats-server's Raft election (9 s at most), a login, a resubscription
+ELECTION_LIMIT = 15.0  # the $MQTT_sess election (9 s at most), a js_api_timeout (2 s), a login
 RESEND_AFTER = 2.0  # as the pages do (clients/web/js/net.js)
 TABLES = 2
 
