@@ -38,8 +38,6 @@ AUTH_REQUESTS = "$SYS.REQ.USER.AUTH"
 CLUSTER_USERS = (*SERVICE_NAMES, CALLOUT_USER, SYSTEM_USER)
 # The services that speak only MQTT: the game's subjects, nothing of JetStream's API.
 MQTT_ONLY_SERVICES = tuple(name for name in SERVICE_NAMES if name != "tables")
-# How long the MQTT listener waits for JetStream (a session record...): see the config.
-MQTT_JS_API_TIMEOUT = "2s"
 
 
 def cluster_credentials(credentials: ServiceCredentials) -> ServiceCredentials:
@@ -157,13 +155,9 @@ jetstream {{
 }}
 {cluster_block}
 # Phones, the TV and the services speak MQTT 3.1.1, over TCP or WebSocket (path /mqtt).
-# js_api_timeout: a CONNECT arriving while the leader of $MQTT_sess is being elected
-# waits this long for its session record, then fails (the default 5 s made a client's
-# way back after a node's death 6 or 12 s; the election itself takes 4 to 9 s).
 mqtt {{
   host: {_q(node.host)}
   port: {node.ports.mqtt}
-  js_api_timeout: {_q(MQTT_JS_API_TIMEOUT)}
 }}
 websocket {{
   host: {_q(node.host)}

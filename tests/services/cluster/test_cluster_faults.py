@@ -34,7 +34,7 @@ from services.mqtt import BrokerUrl, MqttClient, broker_url
 from services.tables.jetstream import LOG_STREAM, LOG_SUBJECT
 
 RECONNECT_LIMIT = 5.0
-ELECTION_LIMIT = 15.0  # the $MQTT_sess election (9 s at most), a js_api_timeout (2 s), a login
+ELECTION_LIMIT = 15.0  # the $MQTT_sess election (4-9 s), attempts failing at 5 s meanwhile
 RESEND_AFTER = 2.0  # as the pages do (clients/web/js/net.js)
 TABLES = 2
 
