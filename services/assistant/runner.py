@@ -1,15 +1,20 @@
 """The assistant service: every seat's ``say`` topic in, that seat's intent or reply out.
 
 It keeps the newest view of every seat as received (decoded only when that seat speaks),
-so it knows the hand and legal actions a line is read against. A line that names an action
-becomes the seat's intent, under the line's own id: the tables service answers it on the
-seat's reply topic, refusals included. Answers and "not understood" go there too, coded.
+so it knows the hand and legal actions a line is read against. Where views are not
+retained (the NATS tier), a seat it has no view of yet (it was restarted, the table is
+quiet) is asked for one, and its line waits for it, ``VIEW_WAIT_SECONDS`` at most.
+
+A line that names an action becomes the seat's intent, under the line's own id: the tables
+service answers it on the seat's reply topic, refusals included. Answers and "not
+understood" go there too, coded.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import uuid
 from typing import Any, Self
 
 from protocol import topics
@@ -23,6 +28,7 @@ from services.wire import decode, encode
 log = logging.getLogger("gamenight.assistant")
 ALL_SEAT_VIEWS = f"{topics.BASE}/table/+/seat/+/view"
 ALL_TABLE_VIEWS = f"{topics.BASE}/table/+/view"
+VIEW_WAIT_SECONDS = 3.0  # a line of a seat not yet seen waits this long for its view
 
 
 class AssistantRunner:
@@ -38,6 +44,9 @@ class AssistantRunner:
         self._lock = threading.Lock()
         self._views: dict[tuple[str, int], bytes] = {}
         self._tables: dict[str, bytes] = {}  # the newest public view of each table
+        # Lines of seats whose view was asked for: (table, seat) -> lines, oldest first.
+        self._waiting: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        self._viewless: set[tuple[str, int]] = set()  # asked, and no view came in time
         self.voice = VoiceListener(self._view, self._reply, self._handle_line)
 
     def start(self, timeout: float = 10.0) -> Self:
@@ -65,8 +74,13 @@ class AssistantRunner:
         parsed = topics.parse_topic(topic)
         if parsed is None or parsed.table is None or parsed.seat is None:
             return
+        seat = (parsed.table, parsed.seat)
         with self._lock:
-            self._views[(parsed.table, parsed.seat)] = payload
+            self._views[seat] = payload
+            self._viewless.discard(seat)
+            waiting = self._waiting.pop(seat, [])
+        for said in waiting:
+            self._handle_line(*seat, said)
 
     def _on_table_view(self, topic: str, payload: bytes) -> None:
         """Keep the public view: "how many cards has Ana got?" needs the names."""
@@ -91,12 +105,40 @@ class AssistantRunner:
     def _handle_line(self, table: str, seat: int, said: dict[str, Any]) -> None:
         """One line of ``seat`` (a ``say`` message, typed or heard): its intent, or a reply."""
         view = self._view(table, seat)
+        if view is None and self._wait_for_view(table, seat, said):
+            return
         kind, message = respond(said, view, self._table_names(table))
         if kind == "intent":
             intent_topic = topics.seat_topic(table, seat, "intent")
             self.deliveries.send(intent_topic, message)
         else:
             self._reply(topics.seat_topic(table, seat, "reply"), message)
+
+    def _wait_for_view(self, table: str, seat: int, said: dict[str, Any]) -> bool:
+        """Ask for ``seat``'s view and keep the line until it comes; False: don't wait."""
+        key = (table, seat)
+        with self._lock:
+            if key in self._views or key in self._viewless:
+                return False  # a view came (undecodable?), or none came when asked
+            waiting = self._waiting.setdefault(key, [])
+            waiting.append(said)
+            first = len(waiting) == 1
+        if first:
+            sync = {"v": 1, "id": uuid.uuid4().hex[:12], "op": "sync"}
+            self.client.publish(topics.seat_topic(table, seat, "intent"), encode("intent", sync))
+            timer = threading.Timer(VIEW_WAIT_SECONDS, self._no_view_came, (key,))
+            timer.daemon = True
+            timer.start()
+        return True
+
+    def _no_view_came(self, key: tuple[str, int]) -> None:
+        """The lines are answered without a view (``no_game_yet`` and the like)."""
+        with self._lock:
+            waiting = self._waiting.pop(key, [])
+            if waiting:
+                self._viewless.add(key)
+        for said in waiting:
+            self._handle_line(*key, said)
 
     def _table_names(self, table: str) -> dict[int, str]:
         with self._lock:

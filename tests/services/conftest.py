@@ -18,15 +18,29 @@ def data_file(tmp_path: Path) -> Path:
     return tmp_path / "gamenight.db"
 
 
-@pytest.fixture
-def tables(broker: BrokerEndpoint, data_file: Path) -> Iterator[TablesRunner]:
+def _tables(broker: BrokerEndpoint, data_file: Path, retain_views: bool) -> Iterator[TablesRunner]:
     owner = f"gamenight-tables-{uuid.uuid4().hex[:8]}"
     # check_messages: every message the service publishes is checked against its schema.
     with TablesRunner(
-        broker.service_url("tables"), data_file, owner=owner, check_messages=True
+        broker.service_url("tables"),
+        data_file,
+        owner=owner,
+        check_messages=True,
+        retain_views=retain_views,
     ) as runner:
         runner.start(WAIT)
         yield runner
+
+
+@pytest.fixture
+def tables(broker: BrokerEndpoint, data_file: Path) -> Iterator[TablesRunner]:
+    yield from _tables(broker, data_file, retain_views=True)
+
+
+@pytest.fixture
+def unretained_tables(broker: BrokerEndpoint, data_file: Path) -> Iterator[TablesRunner]:
+    """The tables service as on the NATS tier: views are not retained."""
+    yield from _tables(broker, data_file, retain_views=False)
 
 
 @pytest.fixture

@@ -4,11 +4,7 @@ view lost on its way (QoS 0) leaves no screen behind for long."""
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from tables_clients import LobbyClient, Phone
 
 from services.broker.settings import BrokerEndpoint
@@ -17,23 +13,13 @@ from services.tables.runner import SETTLE_SECONDS, TICK_SECONDS, TablesRunner
 WAIT = 10.0
 
 
-@pytest.fixture
-def unretained(broker: BrokerEndpoint, data_file: Path) -> Iterator[TablesRunner]:
-    owner = f"gamenight-tables-{uuid.uuid4().hex[:8]}"
-    with TablesRunner(
-        broker.service_url("tables"), data_file, owner=owner, retain_views=False
-    ) as runner:
-        runner.start(WAIT)
-        yield runner
-
-
 def stamps(phone: Phone, topic: str) -> list[tuple[int, int]]:
     with phone.box.changed:
         return [(m["epoch"], m["seq"]) for m in phone.box.messages.get(topic, [])]
 
 
 def test_a_settled_view_is_sent_once_more_and_only_once(
-    unretained: TablesRunner, broker: BrokerEndpoint, lobby: LobbyClient
+    unretained_tables: TablesRunner, broker: BrokerEndpoint, lobby: LobbyClient
 ) -> None:
     lobby.wait_for_service()
     table = lobby.create("kings-corner")
