@@ -42,16 +42,21 @@ def _wait_until(check: Callable[[], bool], timeout: float) -> bool:
 
 
 def _wait_back(client: MqttClient, timeout: float) -> None:
-    """Until connected and subscribed again; refusals while the cluster heals are retried."""
+    """Until connected and subscribed again; refusals while the cluster heals are retried.
+
+    Every subscription granted, not only answered: a node refuses one whose JetStream
+    consumer it could not make in time, and a message published then would be lost.
+    """
     deadline = time.monotonic() + timeout
     while True:
         try:
-            client.wait_connected(max(0.01, deadline - time.monotonic()))
-            return
+            granted = client.wait_subscribed(max(0.01, deadline - time.monotonic()))
+            if all(granted.values()):
+                return
         except ConnectRefusedError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+            pass
+        assert time.monotonic() < deadline, "not subscribed again in time"
+        time.sleep(0.05)
 
 
 @pytest.mark.parametrize(
