@@ -1,11 +1,12 @@
 """Joining a table as a phone does: the web service's join API, then the broker over
 WebSockets with the seat's own login. Only protocol messages cross it.
 
-Every typed line is kept until a reply with its id arrives, and sent again, with the same
-id, after each reconnection and every ``RESEND_AFTER`` seconds (protocol/README.md, "Never
-losing a move"; ``services/delivery.py`` does the same for bots): the assistant turns a
-line into an intent under that id, and the tables service never applies an id twice. A
-reply is shown once, however many copies come back.
+Every typed line, and every host command ("/start"), is kept until a reply with its id
+arrives, and sent again, with the same id, after each reconnection and every
+``RESEND_AFTER`` seconds (protocol/README.md, "Never losing a move"; ``services/delivery.py``
+does the same for bots): the assistant turns a line into an intent under that id, and the
+tables service never applies an id twice. A reply is shown once, however many copies come
+back; of the host replies (the TV's come there too) only this seat's own.
 """
 
 from __future__ import annotations
@@ -124,6 +125,8 @@ class SeatLink:
             self.topic("view"): "seat_view",
             self.topic("reply"): "reply",
         }
+        if seat.host:
+            self._kinds[topics.host_topic(seat.table, "reply")] = "host_reply"
 
     def topic(self, name: str) -> str:
         return topics.seat_topic(self.seat.table, self.seat.seat, name)
@@ -145,12 +148,15 @@ class SeatLink:
         """
         line_id = "t" + secrets.token_hex(6)
         message = {"v": 1, "id": line_id, "text": text[:500], "lang": lang}
-        payload = encode("say", message)
+        self._send(line_id, self.topic("say"), encode("say", message))
+        return line_id
+
+    def _send(self, message_id: str, topic: str, payload: bytes) -> None:
+        """Publish, and keep it to send again until a reply with ``message_id`` comes."""
         now = time.monotonic()
         with self._lock:
-            self._pending[line_id] = _Pending(self.topic("say"), payload, now, now)
-        self.client.publish(self.topic("say"), payload, qos=1)
-        return line_id
+            self._pending[message_id] = _Pending(topic, payload, now, now)
+        self.client.publish(topic, payload, qos=1)
 
     def unanswered(self) -> list[str]:
         """The ids of lines sent and not answered yet."""
@@ -185,11 +191,20 @@ class SeatLink:
                 del self._answered[next(iter(self._answered))]
             return True
 
-    def host(self, op: str) -> None:
-        """A host control (``start``, ``next_round``…), for the seat that hosts."""
-        message = {"v": 1, "id": "h" + secrets.token_hex(6), "op": op}
+    def host(self, op: str) -> str:
+        """A host control (``start``, ``next_round``…), for the seat that hosts; its id.
+
+        Kept, and sent again under the same id, until its reply arrives, as a typed line.
+        """
+        command_id = "h" + secrets.token_hex(6)
+        message = {"v": 1, "id": command_id, "op": op}
         topic = topics.host_topic(self.seat.table, "intent")
-        self.client.publish(topic, encode("host_intent", message), qos=1)
+        self._send(command_id, topic, encode("host_intent", message))
+        return command_id
+
+    def _ours(self, reply_id: str) -> bool:
+        with self._lock:
+            return reply_id in self._pending or reply_id in self._answered
 
     def _on_connect(self, client: mqtt.Client, *_: Any) -> None:
         for topic in self._kinds:
@@ -206,9 +221,14 @@ class SeatLink:
         if kind is None:
             return
         try:
-            decoded = decode(kind, bytes(message.payload), limit=1 << 20)
+            schema = "reply" if kind == "host_reply" else kind
+            decoded = decode(schema, bytes(message.payload), limit=1 << 20)
         except ProtocolError:
             return  # a screen ignores what it cannot read
+        if kind == "host_reply":
+            if not self._ours(str(decoded.get("id"))):
+                return  # the TV's, or another host tab's
+            kind = "reply"
         if kind == "reply" and not self._settle(str(decoded.get("id"))):
             return  # a second answer to a line sent again
         self.on_message(kind, decoded)

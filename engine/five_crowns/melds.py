@@ -52,6 +52,7 @@ __all__ = [
     "Meld",
     "best_arrangement",
     "best_discard",
+    "best_discard_penalty",
     "can_go_out_discarding",
     "clear_cache",
     "meld_kind",
@@ -340,6 +341,35 @@ def _share_wilds(vectors: list[tuple[int, ...]], wilds: int) -> tuple[int, list[
     return best[-1], shares[::-1]
 
 
+def _most_melded(vectors: Iterable[tuple[int, ...]], wilds: int) -> int:
+    """``_share_wilds``'s value alone (no shares), faster: a component that wilds do not
+    help (its vector is flat) just adds its value, and only the others share the wilds."""
+    flat = 0
+    best: list[int] | None = None
+    for vector in vectors:
+        if max(vector) == vector[0]:
+            flat += vector[0]
+            continue
+        last = len(vector) - 1
+        if best is None:  # the first: the most it melds with up to each budget
+            best, top = [], 0
+            for budget in range(wilds + 1):
+                if budget <= last and vector[budget] > top:
+                    top = vector[budget]
+                best.append(top)
+            continue
+        row = []
+        for budget in range(wilds + 1):
+            top = best[budget] + vector[0]
+            for more in range(1, (budget if budget < last else last) + 1):
+                value = best[budget - more] + vector[more]
+                if value > top:
+                    top = value
+            row.append(top)
+        best = row
+    return flat + (best[wilds] if best is not None else 0)
+
+
 def _penalty(naturals: list[Card], wilds: list[Card], melded: int, wild_rank: int) -> int:
     penalty = sum(card.rank for card in naturals) - melded
     if not melded and len(wilds) < MIN_MELD:  # no meld at all: the wilds count too
@@ -364,7 +394,7 @@ def min_penalty(hand: Iterable[Card], wild_rank: int) -> int:
         penalty = 0  # every natural can sit between two wilds
     else:
         vectors = _vectors(_components(naturals, len(wilds)), len(wilds))
-        melded, _ = _share_wilds(vectors, len(wilds))
+        melded = _most_melded(vectors, len(wilds))
         penalty = _penalty(naturals, wilds, melded, wild_rank)
     if len(_penalties) >= _MEMO_LIMIT:
         _penalties.clear()  # bounded, like the search's memo
@@ -372,14 +402,31 @@ def min_penalty(hand: Iterable[Card], wild_rank: int) -> int:
     return penalty
 
 
+# Every discard's penalty, keyed by the hand as given: the legal actions (ways out), the
+# hint and the bot's discard all ask about the same hand in one turn. Callers only read.
+_discards: dict[tuple[tuple[Card, ...], int], dict[Card, int]] = {}
+_DISCARDS_LIMIT = 1 << 12
+
+
 def penalties_after_discards(hand: Sequence[Card], wild_rank: int) -> dict[Card, int]:
-    """``min_penalty`` of ``hand`` less one copy of each distinct card, solved together.
+    """``min_penalty`` of ``hand`` less one copy of each distinct card, solved together
+    (the answer is shared: do not change it).
 
     Removing a natural leaves the wild count (so the components' reach) unchanged: only
     that card's component is solved again, and the wild knapsack of all the other
     components is built once per component (prefix and suffix tables). A wild's removal
     changes the reach and goes through ``min_penalty``.
     """
+    key = (tuple(hand), wild_rank)
+    found = _discards.get(key)
+    if found is None:
+        if len(_discards) >= _DISCARDS_LIMIT:
+            _discards.clear()  # bounded, like the search's memo
+        found = _discards[key] = _penalties_after_discards(hand, wild_rank)
+    return found
+
+
+def _penalties_after_discards(hand: Sequence[Card], wild_rank: int) -> dict[Card, int]:
     naturals, wilds = _split(hand, wild_rank)
     count = len(wilds)
     groups = _components(naturals, count)
@@ -441,8 +488,24 @@ def _max_plus(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, ...
 # ---------------------------------------------------------------- the public entry points
 
 
+# Arrangements, keyed by the hand as given (which wild goes where follows its order):
+# going out, the round's end and the views arrange the same hands. They are immutable.
+_arrangements: dict[tuple[tuple[Card, ...], int], Arrangement] = {}
+
+
 def best_arrangement(hand: Iterable[Card], wild_rank: int) -> Arrangement:
     """The arrangement of ``hand`` into melds that leaves the lowest penalty."""
+    cards = tuple(hand)
+    key = (cards, wild_rank)
+    found = _arrangements.get(key)
+    if found is None:
+        if len(_arrangements) >= _DISCARDS_LIMIT:
+            _arrangements.clear()  # bounded, like the search's memo
+        found = _arrangements[key] = _best_arrangement(cards, wild_rank)
+    return found
+
+
+def _best_arrangement(hand: tuple[Card, ...], wild_rank: int) -> Arrangement:
     naturals, wilds = _split(hand, wild_rank)
     wilds.sort(key=lambda card: card_penalty(card, wild_rank))  # the cheapest melded first
     groups = _components(naturals, len(wilds))
@@ -490,6 +553,14 @@ def best_discard(
 
     Ties keep the wilds, then throw the costliest card, then the first in hand order.
     """
+    card, _ = best_discard_penalty(hand, wild_rank, choices)
+    return card, best_arrangement(without_one(hand, card), wild_rank)
+
+
+def best_discard_penalty(
+    hand: Sequence[Card], wild_rank: int, choices: Iterable[Card] | None = None
+) -> tuple[Card, int]:
+    """``best_discard``'s card and the penalty left, without laying the rest out."""
     allowed = list(dict.fromkeys(hand if choices is None else choices))
     if not allowed:
         raise ValueError("no card to discard")
@@ -507,21 +578,18 @@ def best_discard(
         if best is None or rank < best[0]:
             best = (rank, card)
     assert best is not None
-    return best[1], best_arrangement(without_one(hand, best[1]), wild_rank)
+    return best[1], best[0][0]
 
 
 def can_go_out_discarding(hand: Sequence[Card], wild_rank: int) -> list[Card]:
     """The distinct cards of ``hand`` whose discard leaves a hand that melds entirely."""
-    whole = min_penalty(hand, wild_rank)
-    return [
-        card
-        for card in dict.fromkeys(hand)
-        if card_penalty(card, wild_rank) >= whole  # else the rest keeps a penalty (above)
-        and not min_penalty(without_one(hand, card), wild_rank)
-    ]
+    penalties = penalties_after_discards(hand, wild_rank)  # shared with the hint's discard
+    return [card for card in dict.fromkeys(hand) if not penalties[card]]
 
 
 def clear_cache() -> None:
     """Forget every memoised result (benchmarks use it to time cold solves)."""
     _memo.clear()
     _penalties.clear()
+    _discards.clear()
+    _arrangements.clear()

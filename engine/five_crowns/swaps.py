@@ -13,17 +13,17 @@ through ``melds.min_penalty`` directly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from engine.cards import Card
-from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
+from engine.cards import JOKER, Card
+from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, hand_order, is_wild
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import (
     _BITS,
     _SUIT_INDEX,
     _best,
     _components,
-    _share_wilds,
+    _most_melded,
     _split,
     min_penalty,
     without_one,
@@ -63,10 +63,14 @@ class SwapSolver:
         self.keep = self._penalty(self.natural_total, self.vectors)
         self._without: dict[int, tuple[int, ...] | None] = {}  # a group less one natural
         self._merged: dict[Card, _Merged] = {}
+        self._ordered: list[Card] | None = None  # the hand's distinct cards, in try order
+        self._near: set[int] | None = None
+        self._less: dict[Card, int] = {}  # penalty_less's answers
+        self._suit_near: set[int] | None = None
 
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
         if self.wilds:
-            melded, _ = _share_wilds(vectors, self.wilds)
+            melded = _most_melded(vectors, self.wilds)
         else:  # no wilds to share: each group melds on its own
             melded = sum(vector[0] for vector in vectors)
         penalty = natural_total - melded
@@ -136,16 +140,7 @@ class SwapSolver:
         for other in choices:
             if best is not None and _floor(other, self.keep, hand, wild_rank) >= best:
                 continue
-            if is_wild(other, wild_rank):
-                penalty = min_penalty(without_one(hand, other), wild_rank)
-            else:
-                other_slot = _slot(other)
-                index = self.group_of[other_slot]
-                vectors = [vector for i, vector in enumerate(self.vectors) if i != index]
-                less_group = self._group_less(index, other_slot)
-                if less_group is not None:
-                    vectors.append(less_group)
-                penalty = self._penalty(self.natural_total - other.rank, vectors)
+            penalty = self.penalty_less(other)
             if best is None or penalty < best:
                 best = penalty
                 if best == 0:
@@ -153,12 +148,88 @@ class SwapSolver:
         assert best is not None
         return best
 
+    def penalty_less(self, card: Card) -> int:
+        """The penalty of ``hand`` less one ``card`` (which it holds)."""
+        found = self._less.get(card)
+        if found is not None:  # the ways out and the best discard ask about the same cards
+            return found
+        if is_wild(card, self.wild_rank):  # the wild count changes: solved afresh
+            found = min_penalty(without_one(self.hand, card), self.wild_rank)
+        else:
+            slot = _slot(card)
+            index = self.group_of[slot]
+            vectors = [vector for i, vector in enumerate(self.vectors) if i != index]
+            less_group = self._group_less(index, slot)
+            if less_group is not None:
+                vectors.append(less_group)
+            found = self._penalty(self.natural_total - card.rank, vectors)
+        self._less[card] = found
+        return found
+
+    def best_discard(self, choices: Iterable[Card]) -> tuple[Card, int]:
+        """``melds.best_discard_penalty``'s answer (the same tie rules), pruned: cards are
+        tried in tie order and one is solved only if its floor could beat the best."""
+        wild_rank, hand, whole = self.wild_rank, self.hand, self.keep
+        ordered = sorted(
+            dict.fromkeys(choices),
+            key=lambda card: (
+                is_wild(card, wild_rank),
+                -card_penalty(card, wild_rank),
+                hand_order(card),
+            ),
+        )
+        if not ordered:
+            raise ValueError("no card to discard")
+        best_card, best = ordered[0], self.penalty_less(ordered[0])
+        for card in ordered[1:]:
+            if not best:
+                break  # nothing beats 0, and later cards lose the ties
+            if _floor(card, whole, hand, wild_rank) >= best:
+                continue  # it cannot beat the best (a tie loses: tried later)
+            penalty = self.penalty_less(card)
+            if penalty < best:
+                best_card, best = card, penalty
+        return best_card, best
+
+    def ways_out(self) -> list[Card]:
+        """``melds.can_go_out_discarding``: the distinct cards whose discard leaves a hand
+        that melds entirely. Only a card worth at least the whole hand's penalty can."""
+        whole = self.keep
+        return [
+            card
+            for card in dict.fromkeys(self.hand)
+            if card_penalty(card, self.wild_rank) >= whole and not self.penalty_less(card)
+        ]
+
+    def suit_alone(self, card: Card) -> bool:
+        """Has natural ``card`` no natural of its suit (another rank) within a run's reach?
+        Then it can join only books or wilds, and every suit of its rank is worth the same
+        to ``hand``: the melds map one to one when the suit is swapped."""
+        if self._suit_near is None:  # the slots with another rank of the suit in reach
+            suit_near: set[int] = set()
+            for slot in self.group_of:
+                rank_index = slot % len(RANKS)
+                low = max(slot - self.reach, slot - rank_index)
+                high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
+                suit_near.update(other for other in range(low, high + 1) if other != slot)
+            self._suit_near = suit_near
+        return _slot(card) not in self._suit_near
+
     def may_meld(self, card: Card) -> bool:
         """Could ``card`` join a meld of ``hand + card``? False only when it surely cannot
         (no natural of the hand within its reach, and fewer than two wilds)."""
         if is_wild(card, self.wild_rank) or self.wilds >= 2:
             return True
-        return bool(self._touching(card))
+        if self._near is None:  # the slots ``_touching`` finds a group from, once
+            near: set[int] = set()
+            for slot in self.group_of:
+                rank_index = slot % len(RANKS)
+                near.update(rank_index + len(RANKS) * suit for suit in range(len(_SUIT_INDEX)))
+                low = max(slot - self.reach, slot - rank_index)
+                high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
+                near.update(range(low, high + 1))
+            self._near = near
+        return _slot(card) in self._near
 
     def whole_after(self, card: Card) -> int:
         """The penalty of ``hand + card`` (nothing thrown)."""
@@ -173,9 +244,17 @@ class SwapSolver:
         """
         wild_rank = self.wild_rank
         drawn = [*self.hand, card]
-        choices = [other for other in dict.fromkeys(drawn) if other != banned] or drawn
         if is_wild(card, wild_rank):  # the wild count changes: solve that hand afresh
             return SwapSolver(drawn, wild_rank).after_discard(banned, bound)
+        # The same choices as ``dict.fromkeys(drawn)`` less ``banned``; the order only
+        # speeds the pruning up (the hand's is sorted once).
+        if self._ordered is None:
+            self._ordered = sorted(
+                dict.fromkeys(self.hand), key=lambda other: _try_order(other, wild_rank)
+            )
+        choices = [] if card == banned else [card]
+        choices += [other for other in self._ordered if other != banned and other != card]
+        choices = choices or drawn
         touching, (merged_mask, merged_count, merged_total), merged, outside, whole = self._merge(
             card
         )
@@ -183,10 +262,13 @@ class SwapSolver:
         rest = [self.vectors[index] for index in outside]
         natural_total = self.natural_total + card.rank
         best = bound
-        choices.sort(key=lambda other: _try_order(other, wild_rank))
         for other in choices:
-            if best is not None and _floor(other, whole, drawn, wild_rank) >= best:
-                continue
+            if best is not None:
+                if other.rank != wild_rank and other != JOKER:  # ``_floor``, inlined
+                    if whole - other.rank >= best:
+                        continue
+                elif _floor(other, whole, drawn, wild_rank) >= best:
+                    continue
             if other == card and card != banned:
                 penalty = self.keep
             elif is_wild(other, wild_rank):
@@ -240,3 +322,21 @@ def _floor(card: Card, whole: int, hand: Sequence[Card], wild_rank: int) -> int:
         return whole - value
     everything = sum(card_penalty(other, wild_rank) for other in hand) - value
     return max(whole - value, min(whole, everything))
+
+
+# Solvers of whole hands, keyed by the hand as given: the legal actions (ways out), the
+# hint (best discard) and the bots ask about the same hand in one turn. Their answers
+# are pure; their caches only grow with the questions asked.
+_solvers: dict[tuple[tuple[Card, ...], int], SwapSolver] = {}
+_SOLVERS_LIMIT = 1 << 10
+
+
+def solver_for(hand: Sequence[Card], wild_rank: int) -> SwapSolver:
+    """A shared ``SwapSolver`` of ``hand``."""
+    key = (tuple(hand), wild_rank)
+    found = _solvers.get(key)
+    if found is None:
+        if len(_solvers) >= _SOLVERS_LIMIT:
+            _solvers.clear()  # bounded, like the meld search's memo
+        found = _solvers[key] = SwapSolver(hand, wild_rank)
+    return found

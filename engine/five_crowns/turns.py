@@ -20,13 +20,11 @@ from engine.five_crowns.actions import (
 from engine.five_crowns.deck import sorted_hand
 from engine.five_crowns.melds import (
     best_arrangement,
-    best_discard,
-    can_go_out_discarding,
-    min_penalty,
     without_one,
 )
 from engine.five_crowns.model import Hand, Phase
 from engine.five_crowns.rounds import end_round, reshuffle, seats_in_order
+from engine.five_crowns.swaps import solver_for
 from engine.game import Event
 
 if TYPE_CHECKING:
@@ -58,7 +56,7 @@ def legal_actions(state: FiveCrownsState, seat: int) -> tuple[Action, ...]:
         return (*sources, *([Draw(DISCARD_PILE)] if state.discard else []))
     hand = state.hands[seat]
     cards = [card for card in dict.fromkeys(hand) if may_discard(state, hand, card)]
-    ways_out = can_go_out_discarding(hand, state.wild_rank)
+    ways_out = solver_for(hand, state.wild_rank).ways_out()
     going_out = [GoOut(card) for card in cards if card in ways_out]
     return (*(Discard(card) for card in cards), *going_out)
 
@@ -156,7 +154,7 @@ def hint(state: FiveCrownsState, seat: int) -> dict[str, Any]:
     hand = state.hands[seat]
     if state.phase == Phase.DISCARD and seat == state.turn:
         choices = [card for card in hand if may_discard(state, hand, card)]
-        card, arrangement = best_discard(hand, state.wild_rank, choices)
-        penalty = arrangement.penalty
+        card, penalty = solver_for(hand, state.wild_rank).best_discard(choices)
         return {"penalty": penalty, "discard": str(card), "can_go_out": penalty == 0}
-    return {"penalty": min_penalty(hand, state.wild_rank)}
+    # The seat's solver, shared with its bot's next draw choice (the same hand).
+    return {"penalty": solver_for(hand, state.wild_rank).keep}

@@ -117,10 +117,16 @@ def private_view(state: FiveCrownsState, seat: int) -> dict[str, Any]:
     playing = state.phase in (Phase.DRAW, Phase.DISCARD) and seat in state.players
     return {
         "seat": seat,
-        "hand": [str(card) for card in state.hands[seat]],
+        "hand": list(_texts(state.hands[seat])),
         "legal_actions": [action.to_wire() for action in legal_actions(state, seat)],
         "hint": _hint(state, seat) if playing else None,
     }
+
+
+@lru_cache(maxsize=1024)
+def _texts(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    """Cards' text forms: a hand is shown in every view until its seat plays."""
+    return tuple(str(card) for card in cards)
 
 
 _HINTS: dict[tuple[Any, ...], dict[str, Any]] = {}

@@ -7,7 +7,7 @@ what its words would otherwise say.
 
 from __future__ import annotations
 
-from services.assistant.words import form_concepts
+from services.assistant.words import FILLERS, form_concepts
 
 # Turns of phrase that mean more (or less) than their words, in every language: a phrase
 # of normalised words ("*" is any one word, "^" and "$" the line's start and end), the concepts it
@@ -38,6 +38,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("what do i do", "do"),
     _idiom("what shall i do", "do"),
     _idiom("what now $", "do"),
+    _idiom("^ and now $", "do"),
     _idiom("that s me", "end_turn"),
     _idiom("what goes on what", "build"),
     _idiom("where do i stand", "score me"),
@@ -48,6 +49,15 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("top of the table", "lead score"),
     _idiom("first place", "lead score"),
     _idiom("card counts", "how_many card everyone", "value"),
+    _idiom("card count", "how_many card", "value"),
+    _idiom("stock count", "how_many stock", "value works"),
+    _idiom("deck count", "how_many stock", "value works"),
+    _idiom("on the board", "score"),
+    _idiom("how bad", "how_many value"),
+    _idiom("face up", "face_up"),
+    _idiom("have to", "need"),
+    _idiom("has to", "need"),
+    _idiom("got to", "need"),
     _idiom("^ next $", "end_turn"),
     _idiom("take one", "card"),
     _idiom("that s it", "end_turn"),
@@ -66,6 +76,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("en est a combien", "score"),
     _idiom("en est ou", "score"),
     _idiom("c est a * $", "turn"),
+    _idiom("c est a moi", "turn"),
+    _idiom("c est a toi de", "turn"),
     _idiom("bon coup", "hint"),
     _idiom("veut dire", "mean"),
     _idiom("veux dire", "mean"),
@@ -74,6 +86,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("que faire", "do"),
     _idiom("ce que je fais", "do"),
     _idiom("fais quoi", "do"),
+    _idiom("^ et maintenant $", "do"),
     _idiom("ce que je dois faire", "do"),
     _idiom("ou j en suis", "score me"),
     _idiom("qui est premier", "lead score"),
@@ -91,6 +104,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("que faco", "do"),
     _idiom("faco o que", "do"),
     _idiom("que fazer", "do"),
+    _idiom("^ e agora $", "do"),
     _idiom("como eu to", "score me"),
     _idiom("voce acha", "hint"),
     _idiom("so isso", "end_turn"),
@@ -99,17 +113,23 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("^ proximo $", "end_turn"),
     _idiom("pego uma", "card"),
     _idiom("e comigo", "turn me"),
+    _idiom("tenho que", "need"),
+    _idiom("tem que", "need"),
     _idiom("tu achas", "hint"),
     _idiom("como e que eu to", "score me"),
     # Dutch
     _idiom("sta ik ervoor", "score me"),
     _idiom("sta ik er voor", "score me"),
     _idiom("staat er voor", "score lead"),
+    _idiom("staat er op een", "score lead"),
     _idiom("staat ervoor", "score lead"),
+    _idiom("hoe staat * ervoor", "score"),
+    _idiom("hoe staat * er voor", "score"),
     _idiom("goede zet", "hint"),
     _idiom("doe ik", "do"),
     _idiom("ik doen", "do"),
     _idiom("wat nu $", "do"),
+    _idiom("^ en nu $", "do"),
     _idiom("ligt er voor", "lead score"),
     _idiom("hoe sta ik", "score me"),
     _idiom("wat denk jij", "hint"),
@@ -148,8 +168,40 @@ def separable_concepts(words: tuple[str, ...] | list[str]) -> frozenset[str]:
     return frozenset()
 
 
+_TRAILING = frozenset(
+    {"ai", "la", "ca", "hein", "quoi", "ne", "hoor", "toch", "then", "now", "hey"}
+)
+
+
+def _only_padding(words: tuple[str, ...] | list[str]) -> bool:
+    """Nothing but padding after an idiom anchored at the end ("é isso aí", "c'est à toi là")."""
+    return all(word in _TRAILING or word in FILLERS for word in words)
+
+
+# Words that may sit inside an idiom without changing it: "wie staat er nu voor?"
+_SOFT = frozenset(
+    {"nu", "now", "la", "bien", "really", "mesmo", "echt", "wel", "just", "ja", "eigenlijk",
+     "actually", "vraiment", "realmente"}
+)  # fmt: skip
+
+
 def idiom_spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idiom]]:
-    """Where each idiom occurs in ``words``: (start, end, idiom), ends exclusive."""
+    """Where each idiom occurs in ``words``: (start, end, idiom), ends exclusive; also
+    with softening words ("nu", "bien") left out, mapped back to where they were."""
+    found = _spans(words)
+    kept = [index for index, word in enumerate(words) if word not in _SOFT]
+    if len(kept) < len(words):
+        seen = {(start, end, idiom[0]) for start, end, idiom in found}
+        for start, end, idiom in _spans([words[index] for index in kept]):
+            span = (kept[start], kept[end - 1] + 1, idiom)
+            if (span[0], span[1], idiom[0]) not in seen and all(
+                p in ("^", "$") or p in words[span[0] : span[1]] or p == "*" for p in idiom[0]
+            ):
+                found.append(span)
+    return found
+
+
+def _spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idiom]]:
     found = []
     for start, first in enumerate(words):
         for idiom in _IDIOMS_BY_FIRST.get(first, ()):
@@ -163,7 +215,7 @@ def idiom_spans(words: tuple[str, ...] | list[str]) -> list[tuple[int, int, Idio
             if len(window) < len(body):
                 continue
             if all(p in ("*", w) for p, w in zip(body, window, strict=True)):
-                if anchored and start + len(body) != len(words):
+                if anchored and not _only_padding(words[start + len(body) :]):
                     continue
                 found.append((start, start + len(body), idiom))
     return found

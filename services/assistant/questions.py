@@ -48,6 +48,11 @@ def _me(reading: Reading) -> bool:
     return reading.any("me")
 
 
+def _plays(reading: Reading) -> bool:
+    """The line opens with a verb of playing ("jogo o coringa?"), not "…nesse jogo?"."""
+    return "play" in concepts_of(reading.lead_word)
+
+
 def _seat(state: State) -> int | None:
     seat = state.get("seat")
     return seat if isinstance(seat, int) else None
@@ -59,6 +64,17 @@ def _seat(state: State) -> int | None:
 def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.has("what", "say", "can") and not reading.any("go_out", "meld", "score", "value"):
         return Answer("help", {"game": state.get("game") if state else None})
+    to_you = reading.any("you") or "te" in reading.words  # "comment je te parle ?"
+    talk = reading.has("say") and to_you and reading.any("how", "what")  # "how do I talk to you?"
+    able = reading.has("what", "you") and reading.any("can") and len(reading.words) <= 5
+    asked = talk or able or reading.has("understand", "you")  # "what can you do?"
+    said_to_you = reading.has("what", "say", "should") and (
+        reading.any("you") or "te" in reading.words
+    )  # "what should I say to you?", "qu'est-ce que je dois te dire ?"
+    over = reading.any("end_turn", "when")  # "how do you know when it's over?": a rule
+    if (asked or said_to_you) and not (reading.cards or reading.piles or over):
+        # "tu comprends quoi ?", "what do you understand?"
+        return Answer("help", {"game": state.get("game") if state else None})
     if not reading.any("help") or reading.any("hint"):
         return None
     if reading.any("what", "should") and reading.any("play"):
@@ -67,14 +83,43 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 
 def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
+    if reading.any("first") and reading.any("draw", "take"):
+        return None  # "il faut piocher avant ?": the rule, not advice
+    if reading.any("need", "have") and reading.any("go_out") and not reading.cards:
+        return None  # "what must I have to go out?": the rule
+    if reading.any("say") and (reading.any("you") or "te" in reading.words):
+        return None  # "what should I say to you?": the help
     asked = (
         reading.any("hint")
+        or (  # "je me débarrasse de quoi ?", "what do I throw?": what to do, asked
+            reading.question
+            and reading.any("what")
+            and _me(reading)
+            and reading.any("discard", "draw", "move")
+            and not (reading.cards or reading.piles)
+            and not reading.any("can", "who", "when", "how", "have", "options")
+        )
         or (reading.has("help", "what") and reading.any("play"))
-        or (reading.has("should") and (reading.any("what", "play", "move") or _acts(reading)))
+        or (
+            reading.has("should")
+            and reading.question
+            and (reading.any("what", "play", "move") or _acts(reading))
+        )  # not "de joker moet weg": said, not asked
         or (reading.has("do") and not reading.any("turn", "round", "have"))  # "je fais quoi ?"
+    )
+    asked = asked or (  # "je joue quoi ?", "wat speel ik?": what to play, asked
+        reading.question
+        and reading.has("what", "play")
+        and _me(reading)
+        and len(reading.words) <= 4
+        and reading.lead_word not in _ME_NOW_STARTS  # "sou eu que jogo?" asks whose turn
+        and not {"are", "sont", "sao", "zijn"} & set(reading.words)  # "what are my plays?"
+        and not (reading.cards or reading.piles or reading.any("can", "options", "card"))
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
+    if reading.any("empty") and not reading.cards and _general(reading):
+        return None  # "what do I do with an empty space?": the rule
     if reading.cards and reading.any("you", "can") and not reading.any("what"):
         return None  # "zou je schoppen zeven op west leggen?", "can I play the two?"
     if reading.cards and reading.piles and not reading.question:
@@ -100,6 +145,11 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     options = reading.has("options") and _me(reading) and not reading.cards
+    options = options or (  # "which cards fit somewhere?", "welke kaarten passen ergens?"
+        reading.question
+        and reading.has("what", "card", "fits")
+        and not (reading.cards or reading.piles)
+    )
     # "what may go on a red seven?": the cards that fit there
     options = options or (
         reading.has("what", "can") and bool(reading.cards) and all(s.onto for s in reading.cards)
@@ -111,14 +161,14 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
             return None
         if reading.cards or reading.piles or _acts(reading):
             return None
-        if reading.any("corner", "side", "empty", "pile", "another"):
-            return None  # "what can go in a corner?" is a rule
+        if reading.any("corner", "side", "empty", "pile", "another", "meld"):
+            return None  # "what can go in a corner?", "o que é uma sequência?": rules
     if reading.cards and not all(spec.onto for spec in reading.cards):
         return None
     if reading.any("build") or (reading.has("pile", "another") and not reading.cards):
         return None  # "what goes on what?", "a pile onto another?": rules
     spot = reading.any("empty", "side", "corner") and not reading.cards
-    if spot and not any(spec.code for spec in reading.piles):
+    if spot and not any(spec.code for spec in reading.piles) and not reading.any("fits"):
         return None  # "what can I put on an empty spot?" is a rule
     if state is None:
         return Refusal("no_game_yet")
@@ -174,11 +224,35 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         and not reading.cards
         and (_named_seat(reading, names) is not None or reading.any("stock"))
     )  # "cards left in the deck?"
+    everyone_has = everyone_has or (
+        reading.question
+        and reading.has("card")
+        and reading.any("stock")
+        and not reading.cards
+        and not reading.any("what", "take", "discard", "can", "should", "how", "when", "where")
+    )  # "cards in the draw pile?"
+    everyone_has = everyone_has or (
+        reading.question
+        and reading.has("card")
+        and (_named_seat(reading, names) is not None or reading.any("everyone"))
+        and not (reading.cards or reading.piles)
+        and not reading.any("what", "can", "take", "discard", "draw", "how", "when", "where")
+        and len(reading.words) <= 5
+    )  # "Zoé's cards?", "de kaarten van Zoé?", "card totals for everyone?"
+    everyone_has = everyone_has or (
+        reading.question
+        and reading.any("stock")
+        and reading.any("empty", "end_turn")
+        and not (reading.cards or reading.piles or reading.any("side", "corner", "when", "how"))
+    )  # "is the deck nearly empty?", "o monte tá quase acabando?"
+    if reading.any("side", "corner") and not reading.any("how_many"):
+        return None  # "e se uma pilha do lado ficar vazia?": a rule
     if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
         return None  # "how many cards in a run?" is a rule
     if (
         not everyone_has
         and not reading.any("card", "left", "stock", "draw")
+        and not (reading.any("hand") and _me(reading))  # "how many have I got in my hand?"
         and not (reading.any("have") and _named_seat(reading, names) is not None)
     ):
         return None
@@ -186,10 +260,25 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         return None
     if reading.any("score") and (WILD_WORDS & set(reading.words) or reading.cards):
         return None  # "hoeveel punten is een wilde kaart?" asks what it is worth
+    if WILD_WORDS & set(reading.words) and not reading.any("card"):
+        return None  # "se eu ficar com um curinga, perco quanto?": a price, not a count
+    stock_named = any(
+        "stock" in (found := concepts_of(word)) and "draw" not in found for word in reading.words
+    )  # "pioche", "draw": the verb, not the pile
+    if (
+        _me(reading)
+        and reading.any("draw")
+        and not (stock_named or reading.any("left", "everyone"))
+    ):
+        return None  # "how many cards do I draw?": the rule
     if state is None:
         return Refusal("no_game_yet")
     counts: Sequence[int] = state.get("hand_counts") or []
     seat = _named_seat(reading, names)
+    scored = state.get("game") == CROWNS or bool((state.get("options") or {}).get("session"))
+    has = any("have" in concepts_of(word) for word in reading.words if word != "a")  # not "à"
+    if seat is not None and scored and not (has or reading.any("card", "stock", "draw", "left")):
+        return None  # "Ben's on how many?", "op hoeveel staat Ben?": points (standings)
     me = _seat(state)
     stock = reading.any("stock", "draw") or (
         reading.any("left") and not _me(reading) and seat is None and not reading.any("everyone")
@@ -211,7 +300,16 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
 def _discard_top(
     reading: Reading, state: State | None, names: Mapping[int, str]
 ) -> Understood | None:
-    if not reading.has("discard_pile") or reading.any("take", "draw", "can", "should"):
+    face_up = reading.has("face_up") and not (
+        reading.cards or reading.piles or reading.any("corner", "side", "empty", "pile")
+    )  # "what's face up?", "welke kaart ligt er open?"
+    thrown = (  # "which card was just thrown away?", "welke kaart is net weggegooid?"
+        reading.question
+        and reading.has("what", "card", "discard")
+        and not (_me(reading) or reading.cards or reading.piles)
+    )
+    face_up = face_up or thrown
+    if not (reading.has("discard_pile") or face_up) or reading.any("take", "draw", "can", "should"):
         return None
     if not (reading.question or reading.any("what", "top")):
         return None
@@ -249,18 +347,23 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.any("who")
         or (reading.question and (_me(reading) or _named_seat(reading, names) is not None))
     )  # "c'est à Ben ?" asks whose turn too
-    plays = reading.has("who") and reading.any("play") and not reading.any("card")
+    plays = (
+        reading.has("who")
+        and reading.any("play")
+        and not reading.any("card")
+        and all(is_known(word) or word in FILLERS or len(word) <= 2 for word in reading.words)
+    )  # "who plays?", not "quem vai fazer a janta?"
     short = (
         reading.has("who")
         and len(reading.words) <= 4
         and reading.question
         and all(is_known(word) or word in FILLERS for word in reading.words)
     )  # "who's up?", not "who ordered pizza?"
-    me_now = (  # "is it me?", "c'est à moi ?", "sou eu?", "ben ik?"
+    me_now = (  # "is it me?", "c'est à moi ?", "sou eu?", "ben ik?", "c'est bien à moi ?"
         reading.question
-        and len(reading.words) <= 4
+        and sum(word not in FILLERS and word not in _SOFTENERS for word in reading.words) <= 4
         and _me(reading)
-        and reading.words[0] in ("is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must")
+        and reading.lead_word in _ME_NOW_STARTS
         and not reading.piles
     )
     if reading.any("corner", "side", "pile", "empty"):
@@ -273,7 +376,14 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         and not reading.any("what", "can", "should", "how", "where", "options")
         and not (reading.cards or reading.piles)
     )
-    if not (whose or plays or short or me_now or me_playing):
+    named_playing = (  # "is Ben playing?", "o Ben tá jogando?", "is Ben aan het spelen?"
+        reading.question
+        and reading.any("play")
+        and _named_seat(reading, names) is not None
+        and not (reading.cards or reading.piles or reading.any("what", "can", "how", "when"))
+        and len(reading.words) <= 6
+    )
+    if not (whose or plays or short or me_now or me_playing or named_playing):
         return None
     if reading.any("when", "how", "mean", "end_turn"):
         return None
@@ -287,10 +397,14 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     return Answer("turn", {"seat": current})
 
 
+_SOFTENERS = frozenset({"bien", "vraiment", "really", "mesmo", "echt", "wel", "nu", "la"})
+_ME_NOW_STARTS = frozenset({"is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must", "a"})
+
+
 def _holding(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     """ "Do I have the queen of spades?": yes or no, about the asker's own hand."""
-    if not (reading.question and _me(reading) and reading.any("have") and reading.cards):
-        return None
+    if not (reading.question and _me(reading) and reading.any("have", "hand") and reading.cards):
+        return None  # "do I have the queen?", "any jokers in my hand?"
     acts = reading.any("draw", "discard", "move", "end_turn", "go_out", "play")
     if reading.any("how_many", "value", "can", "where") or len(reading.cards) != 1 or acts:
         return None
@@ -312,8 +426,10 @@ def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     """ "What round is it?" """
     if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
         return None
-    if reading.cards or reading.any("end_turn", "when", "how", "score", "last", "card", "hand"):
-        return None
+    if reading.cards or reading.any(
+        "end_turn", "when", "how", "score", "last", "card", "hand", "turn", "meld"
+    ):
+        return None  # "what's a turn in this game?" is a rule
     if reading.any("do"):
         return None  # "je fais quoi pendant mon tour ?" is a rule
     if WILD_WORDS & set(reading.words):
@@ -342,8 +458,8 @@ def _where(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
 
 def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     acts = reading.any("draw", "discard", "move", "end_turn", "go_out")
-    if reading.any("how_many", "score", "value", "turn") or reading.cards or acts:
-        return None
+    if reading.any("how_many", "score", "value", "turn", "need") or reading.cards or acts:
+        return None  # "ik heb een kaart nodig" asks for a card, not the hand
     mine = _me(reading) and (
         reading.any("hand")
         or (
@@ -366,7 +482,17 @@ def _standings(
     reading: Reading, state: State | None, names: Mapping[int, str]
 ) -> Understood | None:
     by_cards = reading.has("who", "fewest") and reading.any("card")
-    if not (reading.any("score") or by_cards) or (reading.any("value", "how") and reading.cards):
+    points_of = (  # "Ben's on how many?": in a scored game, a named player's points
+        reading.any("how_many")
+        and _named_seat(reading, names) is not None
+        and not reading.any("card", "stock", "draw", "left")
+        and not any("have" in concepts_of(word) for word in reading.words if word != "a")
+    )
+    if reading.cards and not reading.question and _acts(reading):
+        return None  # "lose the seven of diamonds": a discard, not the losing side
+    if not (reading.any("score") or by_cards or points_of) or (
+        reading.any("value", "how") and reading.cards
+    ):
         return None
     if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
         return None  # "how do points work?" is a rule
@@ -411,12 +537,15 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     joker_round = jokers and (
         reading.any("round", "what")
         or any(s.rank for s in reading.cards)
-        or (reading.question and not _me(reading) and not reading.any("can", "play"))
+        or (
+            reading.question and not _me(reading) and not reading.any("can") and not _plays(reading)
+        )
     )
-    if not (said_wild or joker_round) or reading.any("value", "how_many") or _acts(reading):
+    acting = _acts(reading) and not (reading.question and reading.any("have"))  # "do we have…"
+    if not (said_wild or joker_round) or reading.any("value", "how_many") or acting:
         return None
-    if not (reading.question or reading.any("what")):
-        return None
+    if not (reading.question or reading.any("what", "show")):
+        return None  # "rappelle-moi le joker de la manche": asked too
     if state is None:
         return Refusal("no_game_yet")
     wild = state.get("wild_rank")
@@ -428,15 +557,25 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     priced = reading.any("value") or (reading.has("how_many") and reading.any("score"))
     # "how much is a jack?": a card's price, not how many of it
+    wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
+    priced = priced or (reading.question and reading.has("how_many") and wild_said)
     priced = priced or (
         reading.question
         and reading.has("how_many")
         and any(spec.rank for spec in reading.cards)
         and not reading.any("card", "have", "left", "stock", "me", "everyone")
     )
+    # "points for a joker?": a card's price without "how many"
+    priced = priced or (
+        reading.question
+        and reading.any("score")
+        and any(spec.rank or spec.joker or spec.wild for spec in reading.cards)
+        and not reading.any("me", "who", "have", "lead", "can")
+    )
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
-    wild_said = bool(WILD_WORDS & set(reading.words)) or any(s.wild for s in reading.cards)
+    if not reading.question and _acts(reading):
+        return None  # "lose the seven of diamonds": a discard
     if not priced or (reading.any("me", "who") and not reading.cards and not wild_said):
         return None
     if state is None:
@@ -518,6 +657,10 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "round_end"  # "when is it over?", "quando acaba?"
     if reading.any("how") and reading.has("lead") and not reading.any("me", "who"):
         return "round_end"  # "how do you win?": who goes out first
+    if reading.has("when", "lead") and not reading.any("me", "who"):
+        return "round_end"  # "when does someone win?"
+    if reading.has("understand", "end_turn") and reading.any("how", "when"):
+        return "round_end"  # "how do you know when it's over?", "hoe weet je dat het af is?"
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn", "lead"):
         return "score_" + str(options.get("scoring", "kings_ten"))  # before "how … works"
     if (
@@ -530,6 +673,8 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.has("move") and reading.any("pile", "another") and not specific:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
+    if reading.has("pile", "another", "can") and not specific:  # "mag een stapel op een andere?"
+        return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.any("empty") and reading.any("side", "pile") and not specific:
         return "empty_side"
     if reading.any("how", "what") and reading.any("works") and reading.any("turn", "play"):
@@ -540,7 +685,9 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         and (reading.any("when", "how", "end_turn"))
     ):
         return "round_end"
-    if reading.any("draw") and reading.any("when", "how_many", "should", "can", "how", "every"):
+    if reading.any("draw") and reading.any(
+        "when", "how_many", "should", "can", "how", "every", "first", "need"
+    ):
         return "draw_" + str(options.get("draw", "start"))
     if reading.any("score") and reading.any("how", "mean"):
         return "score_" + str(options.get("scoring", "kings_ten"))
@@ -548,11 +695,16 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "build"
     if reading.any("how") and reading.any("play", "turn") and not reading.cards:
         return "turn"
+    if reading.has("what", "turn") and not reading.any("me", "who", "you"):
+        return "turn"  # "what's a turn in this game?"
     return None
 
 
 def _me_specific(reading: Reading) -> bool:
-    return reading.any("me") and any(spec.suit for spec in reading.cards)
+    """A card by rank and suit ("can the nine of clubs go on the ten?") is this hand's."""
+    return any(spec.suit and spec.rank for spec in reading.cards) or (
+        reading.any("me") and any(spec.suit for spec in reading.cards)
+    )
 
 
 def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
@@ -560,18 +712,20 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "last_turn"  # "do I still play after someone went out?"
     if reading.any("do") and reading.any("turn", "round"):
         return "turn"
+    if reading.has("understand", "end_turn") and reading.any("how", "when"):
+        return "round_end"  # "how do you know the round is over?"
     if reading.has("when", "end_turn") and not reading.any("me", "turn", "go_out"):
         return "round_end"
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn"):
         return "score"  # "how does scoring work in this game?", and "how do you win?"
-    if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can"):
-        if reading.any("me") and reading.any("can") and not reading.any("how", "mean"):
-            return None  # "can I go out?" is about this hand
+    if reading.any("go_out") and reading.any("mean", "what", "how", "when", "can", "need"):
+        if reading.any("me") and reading.any("can") and not reading.any("how", "mean", "when"):
+            return None  # "can I go out?" is about this hand; "when can I?" the rule
         return "go_out"
     if reading.any("meld"):
         return "melds"
-    if reading.any("last") and reading.any("turn", "round"):
-        return "last_turn"
+    if reading.any("last") and reading.any("turn", "round", "play", "everyone"):
+        return "last_turn"  # "tout le monde rejoue une dernière fois ?"
     if reading.any("how", "what") and reading.any("works") and reading.any("turn", "play"):
         return "turn"
     if reading.any("round") and reading.any("end_turn", "when") and reading.any("when", "how"):
@@ -585,6 +739,8 @@ def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "score"
     if reading.any("how") and reading.any("play", "turn") and not reading.cards:
         return "turn"
+    if reading.has("what", "turn") and not reading.any("me", "who", "you"):
+        return "turn"  # "what's a turn in this game?"
     return None
 
 

@@ -37,6 +37,7 @@ from services.assistant.words import (
     WILD_WORDS,
     card_code,
     concepts_of,
+    normalize,
     plain,
     split_compound,
 )
@@ -67,6 +68,7 @@ class CardSpec:
     onto: bool = False
     joker: bool = False
     wild: bool = False
+    heard: bool = False  # its rank and suit both only by their sound: only ever a legal action
 
     def matches(self, text: str, wild_rank: int | None = None) -> bool:
         """Whether the card ``text`` ("7H", "JK") is one this could name."""
@@ -120,6 +122,7 @@ class Reading:
     piles: tuple[PileSpec, ...]
     question: bool
     negated: bool
+    lead_word: str = ""  # the first word, past a word set apart by a comma ("zo, ben ik?")
 
     def has(self, *concepts: str) -> bool:
         return all(concept in self.concepts for concept in concepts)
@@ -145,13 +148,46 @@ def tokens(text: str) -> tuple[list[str], list[bool]]:
     for match in _WORD.finditer(plain_keep_case(text[:_MAX_CHARS])):
         raw = match.group()[:_MAX_WORD]
         word = raw.lower()
-        parts = split_compound(word)
+        parts = split_compound(word) or _elided(word)
         for part in parts or (word,):
+            if words and _joined(words, part):
+                continue
             words.append(part)
             upper.append(raw.isupper() and len(raw) <= 2)
         if len(words) >= _MAX_WORDS:
             break
     return words, upper
+
+
+_SPLIT_SUITS = frozenset(w for w in SUIT_WORDS if w.endswith("en"))  # "klaver en", "hart en"
+_SPLIT_SIDES = frozenset(  # "ou est", "o este", "sudo este"
+    w for w in (*HORIZONTAL, *CORNER_WORDS) if len(w) >= 5
+)
+
+
+def _joined(words: list[str], part: str) -> bool:
+    """A word a recogniser heard as two, put back together in ``words``: "klaver en zes"
+    (klaveren), "sud où est" (sud-ouest), "no o este" (oeste). Sides only where a pile
+    is wanted, after "south" or "on": "où est le roi ?" stays a question."""
+    joined = words[-1] + part
+    if joined in _SPLIT_SUITS:
+        words[-1] = joined
+        return True
+    if joined in _SPLIT_SIDES and len(words) >= 2:
+        before = words[-2]
+        if before in VERTICAL or before in ONTO:
+            words[-1] = joined
+            return True
+    return False
+
+
+def _elided(word: str) -> tuple[str, str] | None:
+    """French elision typed without its apostrophe: "louest", "lest" (l'ouest, l'est)."""
+    if len(word) >= 4 and word[0] == "l" and not concepts_of(word):
+        rest = word[1:]
+        if rest in HORIZONTAL or rest in VERTICAL or rest in CORNER_WORDS:
+            return "l", rest
+    return None
 
 
 def plain_keep_case(text: str) -> str:
@@ -162,10 +198,15 @@ def plain_keep_case(text: str) -> str:
     return "".join(o if o.lower() == p else p for o, p in zip(text, lowered, strict=True))
 
 
-def read(text: str, lang: str | None = None) -> Reading:
-    """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known)."""
-    words, upper = tokens(_INTERJECTION.sub("", text, count=1))
-    speaker = lang if lang in LANGUAGES else None
+def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()) -> Reading:
+    """The concepts, cards and piles of ``text``, said by a speaker of ``lang`` (if known).
+
+    ``names`` are the players' first names, normalised: never heard as a card or a pile
+    ("les cartes de Zoé" is not south misheard)."""
+    text = _INTERJECTION.sub("", text, count=1)
+    text = _without_refused_clauses(_corrected(text), speaker_of(lang))
+    words, upper = tokens(text)
+    speaker = speaker_of(lang)
     per_word = [set(concepts_of(word, speaker)) for word in words]
     added: set[str] = set()
     for start, end, (_, add, drop) in idiom_spans(words):
@@ -180,10 +221,17 @@ def read(text: str, lang: str | None = None) -> Reading:
     concepts: set[str] = set(added).union(*per_word)
     if speaker in (None, "nl"):
         concepts |= separable_concepts(words)
-    piles, pile_at = _piles(words, upper, speaker)
-    cards = _cards(words, pile_at)
+    named_at = {index for index, word in enumerate(words) if word in names}
+    piles, pile_at = _piles(words, upper, speaker, named_at)
+    cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker)
     stripped = text.strip()
-    question = stripped.endswith("?") or (bool(words) and words[0] in QUESTION_STARTS)
+    lead = _lead_word(stripped, words)
+    question = (
+        stripped.endswith("?")
+        or (lead in QUESTION_STARTS and lead not in _NOT_QUESTION_STARTS.get(speaker or "", ()))
+        or bool(_ASKING_ANYWHERE & set(words))
+        or ("how", "much") in itertools.pairwise(words)
+    )  # "if I keep a wild, how much is that": a question, at its end
     _in_context(words, concepts, cards, question)
     pairs = set(itertools.pairwise(words))
     if ("ce", "qui") in pairs and words.count("qui") == 1:
@@ -193,6 +241,14 @@ def read(text: str, lang: str | None = None) -> Reading:
         concepts.add("end_turn")  # "over to you", "à toi", "jij bent": the turn passes on
     if ("est", "tout") in pairs:
         concepts.add("end_turn")  # "c'est tout", that's all
+    if not question and "," in stripped:  # "I'm good, next", "beleza, próximo"
+        tail = normalize(stripped.rsplit(",", 1)[1])
+        for span in idiom_spans(tail):
+            phrase, add = span[2][0], span[2][1]
+            if phrase[0] == "^" and phrase[-1] == "$":
+                concepts |= add
+    if "go_out" in concepts and cards:
+        concepts.discard("end_turn")  # "done! out with the king", "klaar! ik ga uit met de heer"
     if "play" in concepts and {"everything", "all", "tout", "tudo", "alles"} & set(words):
         concepts.add("go_out")  # "I lay everything down", "je pose tout"
     if ("lay", "down") in pairs and "discard" in concepts:
@@ -203,7 +259,62 @@ def read(text: str, lang: str | None = None) -> Reading:
         concepts.add("take")  # Portuguese "dá-me": give me (alone, "da" is "of the")
     if "pas" in words and ("ne" in words or "n" in words):
         concepts.discard("end_turn")  # French "ne ... pas": a negation, not Dutch "ik pas"
-    return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated)
+    return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated, lead)
+
+
+# "the six of clubs, no wait, the six of spades": what follows the correction stands.
+_CORRECTION = re.compile(
+    r"\b(?:no|non|n[aã]o|nee)\W+(?:wait|attends?|espera|pera|wacht)\b|\bi mean\b"
+    r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b",
+    re.IGNORECASE,
+)
+
+
+def speaker_of(lang: str | None) -> str | None:
+    return lang if lang in LANGUAGES else None
+
+
+_CLAUSE = re.compile(r"[,;]")
+
+
+def _without_refused_clauses(text: str, lang: str | None) -> str:
+    """ "I don't want the discard, deck please", "je veux pas la défausse, la pioche",
+    "ik wil de aflegstapel niet, de pot": a clause with a "not" refuses what it names;
+    the line stands for the rest (when there is a rest)."""
+    parts = _CLAUSE.split(text)
+    if len(parts) < 2:
+        return text
+    negations = _CLAUSE_NEGATIONS | ({"pas", "ne", "n"} if lang in (None, "fr") else set())
+    refused = [bool(negations & set(normalize(part))) for part in parts]
+    if all(refused) or not any(refused):
+        return text
+    kept = ", ".join(part for part, out in zip(parts, refused, strict=True) if not out)
+    return kept + ("?" if text.rstrip().endswith("?") else "")  # still a question
+
+
+# Not "ne" alone: Portuguese "né?" asks for agreement ("só reis nos cantos, né?").
+_CLAUSE_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "geen"})
+
+
+def _corrected(text: str) -> str:
+    """What a line that corrects itself stands for: its last part; nothing when nothing
+    follows ("six of spades on east, no wait"): a line taken back names no action."""
+    parts = _CORRECTION.split(text)
+    return parts[-1].strip(" ,.;:!") if len(parts) > 1 else text
+
+
+# English question starts that open a statement in another language: "do monte" (pt).
+_NOT_QUESTION_STARTS = {"pt": frozenset({"do", "da"})}
+_ASKING_ANYWHERE = frozenset({"combien", "quanto", "quantos", "quantas", "hoeveel"})
+_VOCATIVE = re.compile(r"^\W*[^\W\d_]+\s*,")
+
+
+def _lead_word(text: str, words: list[str]) -> str:
+    """The word a line opens with, past a name or interjection set apart by a comma:
+    "Ben, jij bent" is no question ("ben ik?" is), "zo, ben ik?" one."""
+    if len(words) > 1 and _VOCATIVE.match(text):
+        return words[1]
+    return words[0] if words else ""
 
 
 _STOCK_WORDS = frozenset({"stock", "discard_pile"})
@@ -221,6 +332,45 @@ def _out_of_a_pile(words: list[str], per_word: list[set[str]]) -> None:
             found.discard("go_out")
 
 
+_COUNT_VERBS = frozenset({"count", "compte", "compter", "conta", "contar", "tel", "tellen"})
+
+
+_CARD_NEGATIONS = frozenset({"not", "nao", "niet", "geen", "never", "jamais", "skip"})
+
+
+def _unnegated(
+    words: list[str], cards: tuple[CardSpec, ...], lang: str | None
+) -> tuple[CardSpec, ...]:
+    """The cards said, less those refused: "not the queen, I'll draw", "pas la dame",
+    "niet de vrouw", "a dama não" name the queen only to rule it out."""
+    negations = _CARD_NEGATIONS | _NEGATIONS | ({"pas"} if lang in (None, "fr") else set())
+    kept = []
+    for spec in cards:
+        before = spec.at - 1
+        while before >= 0 and (words[before] in ARTICLES or words[before] in COLOUR_WORDS):
+            before -= 1
+        # "I don't want the queen", "não quero a dama": a verb between the "not" and the card
+        window = [w for w in words[max(0, before - 3) : before + 1] if w not in ARTICLES][-3:]
+        after = spec.at + 1
+        while after < len(words) and (
+            words[after] in CONNECTORS
+            or words[after] in SUIT_WORDS
+            or words[after] in RANK_WORDS
+            or words[after] in COLOUR_WORDS
+        ):
+            after += 1  # past the card's own words: "a dama de ouros não"
+        refused = (before >= 0 and any(word in negations for word in window)) or (
+            after < len(words) and words[after] in negations and _ends_clause(words, after)
+        )
+        if not refused:
+            kept.append(spec)
+    return tuple(kept)
+
+
+def _ends_clause(words: list[str], index: int) -> bool:
+    return index + 1 >= len(words) or words[index + 1] not in ARTICLES
+
+
 def _has_target(words: list[str]) -> bool:
     return any(word in ONTO for word in words[1:])
 
@@ -231,6 +381,15 @@ def _in_context(
     """Concepts the words carry only together."""
     if "lead" in concepts:
         concepts.add("score")  # "am I winning?" asks for the standings
+    if words and words[0] in _COUNT_VERBS and "card" in concepts:
+        concepts.add("how_many")  # "count my cards", "tel mijn kaarten"
+        concepts -= {"value", "works"}
+    tops = {"top", "bovenaan", "topo"} & set(words)  # not "who's up?" (whose turn)
+    if "who" in concepts and tops and not cards and not concepts & _STOCK_WORDS:
+        concepts |= {"lead", "score"}  # "who's top?"
+    if {"who", "first", "end_turn"} <= concepts:
+        concepts |= {"fewest", "card"}  # "who's closest to finishing?", "wie is het eerst klaar?"
+        concepts -= {"end_turn"}
     if "conditional" in concepts and (question or "what" in concepts):
         concepts.add("should")  # "tu jouerais quoi ?", "o que você jogaria?": a hint asked
     if "end_turn" in concepts and cards and _has_target(words):
@@ -242,8 +401,11 @@ def _in_context(
     if taking and not cards and not (question and concepts & {"how_many", "have", "what"}):
         concepts.add("draw")  # "grab a card", "ik pak een kaart": a card off the stock
     mine = "me" in concepts and "have" in concepts and "how_many" in concepts
-    if mine and not cards and not concepts & {"card", "stock", "left", "draw", "score"}:
+    if mine and not cards and not concepts & {"card", "stock", "left", "draw", "score", "hand"}:
         concepts.add("score")  # "hoeveel heb ik?", "quanto eu tenho?": points, not cards
+    colours = [word for word in words if word in COLOUR_WORDS]
+    if question and len(colours) >= 2 and not cards:
+        concepts.add("build")  # "does it have to be red on black?"
     whats = [index for index, word in enumerate(words) if "what" in concepts_of(word)]
     if len(whats) >= 2 and any(
         word in ONTO or word == "cima" for word in words[whats[0] + 1 : whats[-1]]
@@ -259,7 +421,10 @@ ARTICLES = frozenset(
 
 
 # "No, I'll draw": a "no" set apart by a comma answers someone; it negates nothing.
-_INTERJECTION = re.compile(r"^\s*(?:no|nah|nope|non|n[aã]o|nee|neen)\s*[,.!;:]", re.IGNORECASE)
+_INTERJECTION = re.compile(
+    r"^\s*(?:no|nah|nope|non|n[aã]o|nee|neen|come on|kom op|allez|vamos|bora|vai)\s*[,.!;:]",
+    re.IGNORECASE,
+)  # "come on, six of clubs on east", "kom op, klaveren zes op oost": only urging
 _HANDING_OVER = frozenset(
     {("to", "you"), ("your", "turn"), ("your", "go"), ("a", "toi"), ("a", "vous"),
      ("ton", "tour"), ("tua", "vez"), ("sua", "vez"), ("jij", "bent"), ("jouw", "beurt")}
@@ -277,10 +442,18 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
     """
     negated: set[int] = set()
     for index, word in enumerate(words):
+        if (
+            word in ("nao", "not")
+            and index
+            and (words[index - 1] in RANK_WORDS or words[index - 1] in SUIT_WORDS)
+        ):
+            continue  # "a dama não, compro do monte": the card is refused, not the verb after
         if word in _NEGATIONS:
             negated.update(range(index + 1, min(index + 4, len(words))))
         elif word == "pas" and index:  # "je ne sors pas": the verb before
             negated.add(index - 1)
+        if word == "niet" and index == len(words) - 1:
+            negated.update(range(index))  # "speel de zeven niet": Dutch negates the clause
     # "não tenho mais nada", "I can't do nothing": the word is its own negation
     acting = [i for i in negated if per_word[i] & _ACTS and words[i] not in _NEGATIVE_WORDS]
     if not acting:
@@ -314,12 +487,15 @@ def _role(words: list[str], index: int) -> tuple[bool, bool]:
 
 
 def _piles(
-    words: list[str], upper: list[bool], lang: str | None = None
+    words: list[str], upper: list[bool], lang: str | None = None, named_at: set[int] | None = None
 ) -> tuple[tuple[PileSpec, ...], set[int]]:
     piles: list[PileSpec] = []
     used: set[int] = set()
     index = 0
     while index < len(words):
+        if named_at and index in named_at:
+            index += 1  # a player's name is no pile
+            continue
         word = words[index]
         following = words[index + 1] if index + 1 < len(words) else ""
         code: str | None = None
@@ -333,6 +509,8 @@ def _piles(
             code, width = VERTICAL[word] + side, 2  # "south waste", "zuid weest": a corner
         elif word in VERTICAL:
             code = VERTICAL[word]
+        elif following in HORIZONTAL and (heard := _heard_vertical(word, lang)) is not None:
+            code, width = heard + HORIZONTAL[following], 2  # "zuit west": a corner
         elif word in HORIZONTAL and (word != "est" or _est_is_east(words, index)):
             code = HORIZONTAL[word]
         elif (corner := _screen_corner(words, index)) is not None:
@@ -344,7 +522,7 @@ def _piles(
             and _unknown(word)
             and (_wants_pile(words, index) or _after_move(words, index))
         ):
-            code = PILE_SOUNDS.closest(word, lang)
+            code = PILE_SOUNDS.closest(word, lang, short=True)
         if code is not None:
             onto, source = _role(words, index)
             piles.append(PileSpec(code, index, onto=onto, source=source, corner=len(code) == 2))
@@ -357,6 +535,14 @@ def _piles(
                 width = 2
         index += width
     return tuple(piles), used
+
+
+def _heard_vertical(word: str, lang: str | None) -> str | None:
+    """North or south, for an unknown word that sounds like one (before east or west)."""
+    if len(word) < 4 or not _unknown(word):
+        return None
+    code = PILE_SOUNDS.closest(word, lang)
+    return code if code in ("N", "S") else None
 
 
 def _heard_side(word: str, lang: str | None) -> bool:
@@ -430,7 +616,15 @@ def _empty_spot(words: list[str], index: int) -> PileSpec | None:
     return PileSpec(None, index, onto=onto or True, source=source, corner=corner, empty=True)
 
 
-def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
+# Another language's rank that is a common word in the speaker's: French "dois" (must),
+# "très" (very), Dutch "ten" ("ten eerste"): no card when that speaker says it.
+_NOT_RANKS: dict[str, frozenset[str]] = {
+    "fr": frozenset({"dois", "tres"}),
+    "nl": frozenset({"ten"}),
+}
+
+
+def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tuple[CardSpec, ...]:
     cards: list[CardSpec] = []
     used: set[int] = set(pile_at)
     for index, word in enumerate(words):
@@ -449,6 +643,8 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
             cards.append(_spec(words, index, code[0], code[1], None))
             used.add(index)
             continue
+        if word in _NOT_RANKS.get(lang or "", ()):
+            continue
         rank = _rank_of(words, index)
         if rank is None:
             continue
@@ -457,15 +653,23 @@ def _cards(words: list[str], pile_at: set[int]) -> tuple[CardSpec, ...]:
             said_suit = any(words[at] in SUIT_WORDS for at in taken)
             if suit is None or not said_suit:
                 continue  # "een zwarte zes", "un coup": the article is no ace
+        heard = False
         if rank < 0:  # a rank heard only by its sound: "for of clubs", "schoppen zeeven"
-            # Only one of the two by its sound: the suit must be a word we know.
+            # Both by their sound ("schoppe zeve"): a card only if a legal action has it.
             before = index - 1 in taken and words[index - 1] in SUIT_WORDS
-            if suit is None or not (_suit_follows(words, index) or before):
+            if suit is None:
                 continue
+            real_suit = any(words[at] in SUIT_WORDS for at in taken)
+            if real_suit and not (_suit_follows(words, index) or before):
+                continue  # "zo, klaveren negen": the suit is the next rank's
+            if not real_suit and len(word) < 4:
+                continue  # "is the pizza": two short sounds are no card
+            # Both by their sound, or the rank only by a rhyme: a guess, sent only if legal.
+            heard = not real_suit or RANK_SOUNDS.closest(word) is None
             rank = -rank
         used.add(index)
         used.update(taken)
-        cards.append(_spec(words, min({index, *taken}), rank, suit, colour))
+        cards.append(_spec(words, min({index, *taken}), rank, suit, colour, heard=heard))
     # A suit or a colour alone ("the heart", "a black one") names a card too.
     for index, word in enumerate(words):
         if index in used:
@@ -485,7 +689,10 @@ _ACTION_CONCEPTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "
 
 def _ace_after_article(words: list[str], index: int) -> bool:
     """ "l'as", "o ás": "as" after an article is the ace, not English "as" or "as" (the)."""
-    return words[index] == "as" and index > 0 and words[index - 1] in ("l", "o", "um")
+    return words[index] == "as" and index > 0 and words[index - 1] in _ACE_ARTICLES
+
+
+_ACE_ARTICLES = frozenset({"l", "o", "um", "un", "les", "des", "d", "os", "cet"})
 
 
 def _suit_follows(words: list[str], index: int) -> bool:
@@ -524,7 +731,16 @@ def _rank_of(words: list[str], index: int) -> int | None:
     if concepts_of(word) & _ACTION_CONCEPTS:
         return None  # any other word may be a slip here ("for of clubs"): a suit must follow
     heard = RANK_SOUNDS.closest(word) if len(word) >= 2 else None
+    if heard is None and len(word) >= 4 and _suit_word_follows(words, index):
+        heard = RANK_SOUNDS.rhyme(word)  # "heaven of spades": a rank's rhyme, a suit after
     return -heard if heard else None
+
+
+def _suit_word_follows(words: list[str], index: int) -> bool:
+    """A connector and then a suit word itself (not its sound) right after ``index``."""
+    return (
+        index + 2 < len(words) and words[index + 1] in CONNECTORS and words[index + 2] in SUIT_WORDS
+    )
 
 
 def _suit_and_colour(
@@ -540,9 +756,10 @@ def _suit_and_colour(
     ):
         after += 1
     if after < len(words) and after not in used:
+        shortest = 3 if after > index + 1 else 4  # "cette de pic": after "de", a suit is wanted
         found = SUIT_WORDS.get(words[after]) or (
             SUIT_SOUNDS.closest(words[after])
-            if len(words[after]) >= 4 and _unknown(words[after])
+            if len(words[after]) >= shortest and _unknown(words[after])
             else None
         )
         if found is not None:
@@ -551,12 +768,15 @@ def _suit_and_colour(
     if suit is None and index > 0 and index - 1 not in used:
         before = words[index - 1]  # Dutch says the suit first: "harten zeven"
         found = SUIT_WORDS.get(before) or (
-            SUIT_SOUNDS.closest(before) if len(before) >= 5 and _unknown(before) else None
-        )
+            SUIT_SOUNDS.closest(before)
+            if len(before) >= 5 and _unknown(before) and before not in ARTICLES
+            else None
+        )  # "cette dame": an article, not "ster" misheard
         if found is not None:
             suit = found
             taken.add(index - 1)
-    for near in (index - 1, index + 1, index - 2):
+    nearby = (index - 1, index + 1, *(at + 1 for at in taken), index - 2)
+    for near in nearby:  # "o seis de espadas preto": after the suit too
         if 0 <= near < len(words) and words[near] in COLOUR_WORDS and near not in used:
             colour = COLOUR_WORDS[words[near]]
             taken.add(near)
@@ -573,6 +793,7 @@ def _spec(
     *,
     joker: bool = False,
     wild: bool = False,
+    heard: bool = False,
 ) -> CardSpec:
     onto, _ = _role(words, index)
-    return CardSpec(rank, suit, colour, index, onto=onto, joker=joker, wild=wild)
+    return CardSpec(rank, suit, colour, index, onto=onto, joker=joker, wild=wild, heard=heard)

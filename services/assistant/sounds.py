@@ -81,7 +81,21 @@ class SoundIndex(Generic[Meaning]):
             for key in sound_keys(word):
                 self._by_key.setdefault(key, set()).add(meaning)
 
-    def closest(self, heard: str, lang: str | None = None) -> Meaning | None:
+    def rhyme(self, heard: str) -> Meaning | None:
+        """What ``heard`` rhymes with, when it is one meaning: its sound past the first
+        letter ("heaven" and "seven"). Weaker than ``closest``: only where the words
+        around want this kind of word."""
+        tails = {key[1:] for key in sound_keys(heard) if len(key) >= 3}
+        alike = {
+            meaning
+            for word, meaning in self.words.items()
+            if any(key[1:] in tails for key in sound_keys(word) if len(key) >= 3)
+        }
+        return next(iter(alike)) if len(alike) == 1 else None
+
+    def closest(
+        self, heard: str, lang: str | None = None, *, short: bool = False
+    ) -> Meaning | None:
         """What ``heard`` stands for, when every known word like it means one thing.
 
         Sound first; else one keystroke away; when that still leaves two meanings, the
@@ -92,6 +106,9 @@ class SoundIndex(Generic[Meaning]):
         alike = {meaning for key in sound_keys(heard) for meaning in self._by_key.get(key, ())}
         if len(alike) == 1:
             return next(iter(alike))
+        if len(heard) == 3 and short:  # "wes", "oos": a pile word cut short by one letter
+            cut = {m for w, m in self.words.items() if len(w) == 4 and w.startswith(heard)}
+            return next(iter(cut)) if len(cut) == 1 and not alike else None
         if len(heard) < 4:
             return None
         near = [word for word in self.words if len(word) >= 4 and _one_edit(heard, word)]

@@ -19,7 +19,15 @@ from typing import Any
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
 from services.assistant.reading import CardSpec, PileSpec, Reading, read
-from services.assistant.words import CONNECTORS, FILLERS, FROM, ONTO, concepts_of, is_known
+from services.assistant.words import (
+    CONNECTORS,
+    FILLERS,
+    FROM,
+    ONTO,
+    concepts_of,
+    is_known,
+    normalize,
+)
 
 Action = dict[str, Any]
 __all__ = ["Act", "Answer", "Refusal", "Understood", "fits", "understand"]
@@ -61,7 +69,10 @@ def understand(
     as "how many cards has Ana got?" need them); ``lang`` is the speaker's language, if
     known (every language's words are understood; stems are compared in that one).
     """
-    reading = read(text, lang)
+    first_names = frozenset(
+        parts[0] for name in (names or {}).values() if (parts := normalize(name))
+    )
+    reading = read(text, lang, first_names)
     if not reading.words:
         return Refusal("not_understood", {"text": text.strip()[:80]})
     answered = ask(reading, state, names or {})
@@ -104,7 +115,7 @@ def _mostly_unknown(reading: Reading) -> bool:
     """As many words the assistant does not know as words it knows."""
     known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
     unknown = sum(_unknown_word(word) for word in reading.words)
-    return unknown >= known
+    return unknown > 0 and unknown >= known  # only padding ("Ben, jij bent"): not noise
 
 
 def _unknown_word(word: str) -> bool:
@@ -181,6 +192,8 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
         verbs = verbs - {"discard"}  # "take the discard": the pile, not the verb
     elif "discard" in verbs and not reading.has("discard_pile"):
         verbs = verbs - {"take"}  # "get rid of the seven"
+    if kind == "play" and any(spec.onto and spec.code for spec in reading.piles):
+        verbs = verbs - {"discard"}  # "gooi schoppen zeven op west": thrown onto a pile
     if kind == "play" and len(reading.cards) == 2:
         verbs = verbs - {"take"}  # "the red ten gets the black nine"
     if kind == "move" and len(reading.piles) == 2:
@@ -329,6 +342,10 @@ def _fits_discard(
     return reading.cards[0].matches(card, wild_rank if isinstance(wild_rank, int) else None)
 
 
+_ASKING_FOR_A_CARD = frozenset({"card", "stock", "pile", "top", "me", "new", "another"})
+_NEEDING = frozenset({"need", "have", "should"})  # "I need a card", "il me faut une carte"
+
+
 def _fits_draw(
     action: Action, reading: Reading, state: Mapping[str, Any], verbs: frozenset[str]
 ) -> bool:
@@ -347,14 +364,15 @@ def _fits_draw(
         if "take" in verbs and reading.has("there") and not reading.any("card", "stock"):
             return True  # "I'll have that", "je prends ça": the card everyone sees
         if not verbs and reading.cards and not reading.question:
-            return reading.concepts <= {"card", "there"}  # "the queen, please": the top one
+            return reading.concepts <= {"card", "there", "me"}  # "the queen (for me)": the top one
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False
     if not verbs:  # "a card, please", "een kaart uit de pot": a card and nothing else asked for
-        only_cards = reading.concepts <= {"card", "stock", "pile", "top"} and reading.any(
+        allowed = _ASKING_FOR_A_CARD | (_NEEDING if reading.has("need") else frozenset())
+        only_cards = reading.concepts <= allowed and reading.any(
             "card", "stock"
-        )  # "top of the deck, please", "de bovenste van de stapel"
+        )  # "top of the deck, please", "a new card", "preciso de uma carta"
         return only_cards and not reading.question
     return bool(verbs & {"draw", "take"}) and ("draw" in verbs or reading.any("card", "stock"))
 
@@ -364,6 +382,8 @@ def _fits_draw(
 
 def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understood:
     hand: Sequence[str] = state.get("hand") or []
+    if any(spec.heard for spec in reading.cards):
+        return Refusal("not_understood", {"text": text.strip()[:80]})  # a card only guessed
     whole = _whole_action(reading, str(state.get("game")))
     clear = not any(_unknown_word(word) for word in reading.words)  # "on south waste": no
     if whole is not None and clear and (card_of(whole) is None or card_of(whole) in hand):

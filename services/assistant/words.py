@@ -106,7 +106,7 @@ CORNER_WORDS = {
     "noordoost": "NE", "noordwest": "NW", "zuidoost": "SE", "zuidwest": "SW",
 }  # fmt: skip
 # The cross as it lies on the screen: "top right", "en haut à droite", "rechtsboven".
-SCREEN_VERTICAL = {"top": "N", "upper": "N", "haut": "N", "cima": "N", "boven": "N",
+SCREEN_VERTICAL = {"top": "N", "upper": "N", "haut": "N", "cima": "N", "boven": "N", "embaixo": "S",
                    "bottom": "S", "lower": "S", "bas": "S", "baixo": "S", "onder": "S"}  # fmt: skip
 SCREEN_HORIZONTAL = {"right": "E", "droite": "E", "direita": "E", "rechts": "E",
                      "left": "W", "gauche": "W", "esquerda": "W", "links": "W"}  # fmt: skip
@@ -138,34 +138,36 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "take": {
         "en": ("take", "took", "taken", "grab", "get", "have", "want", "give", "gimme"),
         "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux",
-               "donne"),
+               "donne", "filer", "file", "envie"),
         "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero",
                "fico"),
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
     },
     "discard": {
-        "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck"),
+        "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck", "lose",
+               "thrown", "threw", "discarded"),
         "fr": ("defausser", "defausse", "jeter", "jette", "ecarter", "balancer", "virer",
-               "lacher", "larguer"),
-        "pt": ("descartar", "descarto", "descarte", "largar", "fora"),
+               "lacher", "larguer", "debarrasser", "debarrasse", "degage"),
+        "pt": ("descartar", "descarto", "descarte", "largar", "fora", "livrar", "livro", "livra"),
         "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg",
-               "lozen", "loos"),
+               "lozen", "loos", "weggegooid", "gegooid", "afgelegd"),
     },
     "go_out": {
         "en": ("out",),
         "fr": ("sortir", "sors", "sorti"),
         "pt": ("bater", "bato", "bati", "sair", "saio", "fechar"),
-        "nl": ("uitgaan", "uit", "uitkomen"),
+        "nl": ("uitgaan", "uit", "uitkomen", "uitgaat"),
     },
     "end_turn": {
-        "en": ("end", "done", "pass", "finish", "stop", "nothing", "skip"),
-        "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien"),
+        "en": ("end", "done", "pass", "finish", "stop", "nothing", "skip", "enough"),
+        "fr": ("finir", "fini", "terminer", "termine", "passer", "passe", "fin", "rien",
+               "arreter", "arrete", "suffit"),
         "pt": ("acabar", "acabei", "terminar", "passar", "passo", "pronto", "fim", "nada",
-               "encerrar", "encerro",
+               "encerrar", "encerro", "parar", "paro", "chega",
                "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
                "niks", "niets",
-               "beeindigen", "beeindigd", "geeindigd", "afgelopen", "voorbij"),
+               "beeindigen", "beeindigd", "geeindigd", "afgelopen", "voorbij", "genoeg"),
     },
     "move": {
         "en": ("move", "shift", "slide", "transfer"),
@@ -182,7 +184,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "neerleggen"),
     },
     "card": {
-        "en": ("card",), "fr": ("carte",), "pt": ("carta", "cartinha"),
+        "en": ("card", "holding"), "fr": ("carte",), "pt": ("carta", "cartinha"),
         "nl": ("kaart", "kaarten", "kaartje"),
     },
     "stock": {
@@ -211,21 +213,24 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "pt": ("lado", "lugar", "espaco", "buraco", "vaga"),
         "nl": ("kant", "plek", "plaats", "gat", "zijkant"),
     },
-    "empty": {"en": ("empty", "free"), "fr": ("vide", "libre"), "pt": ("vazio", "vazia", "livre"),
-              "nl": ("leeg", "lege", "vrij", "vrije")},
+    "empty": {"en": ("empty", "free", "opens", "freed"), "fr": ("vide", "libre", "libere"),
+              "pt": ("vazio", "vazia", "livre", "abrir", "abre"),
+              "nl": ("leeg", "lege", "vrij", "vrije", "vrijkomt", "vrijkomen")},
     "who": {"en": ("who", "whose", "whom"), "fr": ("qui",), "pt": ("quem",),
             "nl": ("wie", "wiens")},
     "what": {
         "en": ("what", "which", "whats"),
-        "fr": ("quoi", "que", "quel", "quelle", "quels", "quelles", "qu"),
+        "fr": ("quoi", "que", "quel", "quelle", "quels", "quelles", "qu", "lequel", "laquelle",
+               "lesquels", "lesquelles"),
         "pt": ("que", "qual", "quais", "oque"),
         "nl": ("wat", "welke", "welk"),
     },
     "how_many": {
-        "en": ("many", "much", "big", "size"),
-        "fr": ("combien",),
-        "pt": ("quantos", "quantas", "quanto", "quanta"),
-        "nl": ("hoeveel",),
+        "en": ("many", "much", "big", "size", "lots", "number"),
+        "fr": ("combien", "beaucoup", "nombre"),
+        "pt": ("quantos", "quantas", "quanto", "quanta", "muita", "muitas", "muito", "muitos",
+               "numero"),
+        "nl": ("hoeveel", "veel", "aantal"),
     },
     "where": {"en": ("where",), "fr": ("ou",), "pt": ("onde",),
               "nl": ("waar", "waarheen", "waarop")},
@@ -247,18 +252,18 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "hint": {
         "en": ("hint", "hints", "suggestion", "advice", "advise", "best", "tip", "clue", "idea",
-               "recommendation"),
+               "recommendation", "smart", "clever", "smartest"),
         "fr": ("indice", "conseil", "suggestion", "meilleur", "idee", "astuce", "aide-moi",
-               "propose", "proposer", "suggere", "conseille", "recommande"),
+               "propose", "proposer", "suggere", "conseille", "recommande", "malin", "astucieux"),
         "pt": ("dica", "sugestao", "conselho", "melhor", "ideia", "palpite", "sugere", "sugerir",
-               "sugira", "recomenda", "recomendas"),
+               "sugira", "recomenda", "recomendas", "esperta", "esperto", "inteligente"),
         "nl": ("hint", "tip", "advies", "beste", "suggestie", "idee", "voorstel", "voorstellen",
-               "aanraden", "aanrader"),
+               "aanraden", "aanrader", "slimme", "slimste", "slim"),
     },
     "help": {
         "en": ("help", "commands", "command", "instructions"),
         "fr": ("aide", "commandes", "aider"),  # not "commande": "qui a commandé ?" (ordered)
-        "pt": ("ajuda", "ajudar", "socorro"),  # not "comando": its stem is "com", as "como"
+        "pt": ("ajuda", "ajudar", "socorro", "comandos"),  # "comando" stems to "com", as "como"
         "nl": ("hulp", "help", "commando", "commandos", "helpen"),
     },
     "turn": {"en": ("turn", "go", "next", "waiting"), "fr": ("tour", "suivant", "attend"),
@@ -269,14 +274,24 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
              "pt": ("mostra", "diz", "ver", "mostrar", "lembra", "lista", "listar"),
              "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen")},
     "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen",
+                     "added", "totalled", "tallied", "marked",
                      "scoring"),
-              "fr": ("marche", "fonctionne", "compte", "calcule", "passe"),
-              "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece"),
-              "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling", "gebeurt")},
-    "options": {"en": ("options", "choices"), "fr": ("options", "choix"),
-                "pt": ("opcoes", "escolhas"), "nl": ("opties", "keuzes", "mogelijkheden")},
-    "say": {"en": ("say", "type"), "fr": ("dire", "ecrire"), "pt": ("dizer", "escrever"),
-            "nl": ("zeggen", "typen")},
+              "fr": ("marche", "fonctionne", "compte", "calcule", "passe", "marque", "marquer"),
+              "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece", "marca",
+                     "marcar"),
+              "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling", "gebeurt",
+                     "scoor", "scoren")},
+    "options": {"en": ("options", "choices", "possibilities", "moves"),
+                "fr": ("options", "choix", "possibilites"),
+                "pt": ("opcoes", "escolhas", "possibilidades"),
+                "nl": ("opties", "keuzes", "mogelijkheden")},
+    "say": {"en": ("say", "type", "talk", "speak"),
+            "fr": ("dire", "ecrire", "parle", "parler"),
+            "pt": ("dizer", "escrever", "falo", "falar", "fala"),
+            "nl": ("zeggen", "typen", "praat", "praten", "spreek", "spreken")},
+    # "a new card, please", "une nouvelle carte": the next one off the stock
+    "new": {"en": ("new", "fresh", "another"), "fr": ("nouvelle", "nouveau", "autre"),
+            "pt": ("nova", "novo", "outra"), "nl": ("nieuwe", "nieuw", "andere")},
     "score": {
         "en": ("score", "scores", "points", "point", "total", "standings", "winning", "win",
                "leading", "lead", "ahead", "losing", "scoreboard", "tally"),
@@ -294,7 +309,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "bat", "battre"),
         "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha",
                "primeiro", "primeira", "lideranca"),
-        "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar", "eerste",
+        "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar", "eerste", "leiding",
                "voorsprong", "verslaat", "verslaan"),
     },
     "every": {"en": ("every",), "fr": ("chaque",), "pt": ("toda", "todo"),
@@ -304,10 +319,11 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "after": {"en": ("after", "afterwards"), "fr": ("apres",), "pt": ("depois",),
               "nl": ("nadat", "daarna")},
     "value": {
-        "en": ("worth", "value", "cost", "costs", "count"),
-        "fr": ("vaut", "valeur", "valent", "coute", "compte"),
-        "pt": ("vale", "valem", "valor", "custa", "conta"),
-        "nl": ("waard", "telt", "kost", "opleveren"),  # not "waarde": its stem is "waar"
+        "en": ("worth", "value", "cost", "costs", "count", "penalty", "penalties", "lose"),
+        "fr": ("vaut", "valeur", "valent", "coute", "compte", "penalite", "perds", "perd"),
+        "pt": ("vale", "valem", "valor", "custa", "conta", "penalidade", "perco", "perde"),
+        "nl": ("waard", "telt", "kost", "opleveren", "strafpunten", "straf", "verlies"),
+        # not "waarde": its stem is "waar"
     },
     "round": {"en": ("round", "hand", "game"), "fr": ("manche", "partie", "tour"),
               "pt": ("rodada", "ronda", "partida"),
@@ -317,13 +333,13 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("have", "hold", "got", "has", "holding", "left"),
         "fr": ("ai", "as", "a", "tiens", "reste", "restent"),
         "pt": ("tenho", "tem", "tens", "sobram", "restam", "sobra", "resta", "ficam"),
-        "nl": ("heb", "heeft", "hebt", "houd", "over", "zijn", "liggen"),
+        "nl": ("heb", "heeft", "hebt", "houd", "over", "zijn", "liggen", "had", "hadden"),
     },
     "left": {
-        "en": ("left", "remaining", "remain"),
+        "en": ("left", "remaining", "remain", "still"),
         "fr": ("reste", "restent", "restant"),
-        "pt": ("sobram", "restam", "sobra", "resta", "ficam"),
-        "nl": ("over", "resterend", "resten"),
+        "pt": ("sobram", "restam", "sobra", "resta", "ficam", "ainda"),
+        "nl": ("over", "resterend", "resten", "nog"),
     },
     "me": {
         "en": ("i", "me", "my", "mine", "im", "ive"),
@@ -333,7 +349,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("ik", "mijn", "me", "mij"),
     },
     "you": {"en": ("you", "your"), "fr": ("tu", "toi", "vous"), "pt": ("voce", "tu"),
-            "nl": ("jij", "je", "jou", "u")},
+            "nl": ("jij", "je", "jou", "u", "jouw")},
     "everyone": {
         "en": ("everyone", "everybody", "each", "all", "others", "players"),
         "fr": ("chacun", "tous", "tout", "autres", "joueurs"),
@@ -360,6 +376,34 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
               "pt": ("comecar", "iniciar", "abrir"), "nl": ("beginnen", "starten", "openen")},
     "another": {"en": ("another", "other"), "fr": ("autre",), "pt": ("outra", "outro"),
                 "nl": ("andere", "ander")},
+    # Kings in the Corner's building rule: colours alternate ("faut alterner les couleurs ?").
+    "build": {"en": ("alternate", "alternating", "colour", "colours", "color", "colors",
+                     "stacking", "building", "build"),
+              "fr": ("alterner", "alterne", "couleurs", "empiler", "empile", "construire",
+                     "construit"),
+              "pt": ("alternar", "alterna", "alternando", "cores", "empilhar", "empilha", "montar",
+                     "monta"),
+              "nl": ("afwisselen", "afwisselend", "kleuren", "kleur", "stapelen", "aanleggen",
+                     "bouwen", "bouw")},
+    # Where a card fits: "which cards fit somewhere?", "welke kaarten passen ergens?"
+    "fits": {"en": ("fit", "fits"), "fr": ("vont", "rentrent"), "pt": ("cabem", "cabe", "encaixa"),
+             "nl": ("passen", "past")},
+    # Before anything else: "do I have to draw first?" asks a rule.
+    "first": {"en": ("first", "before", "beforehand", "closest", "nearest"),
+              "fr": ("avant", "abord", "proche"),
+              "pt": ("antes", "perto"), "nl": ("eerst", "vooraf", "voordat", "dichtst")},
+    # What a thing needs: "what do I need to go out?", "il faut quoi pour sortir ?"
+    "need": {"en": ("need", "needs", "required"), "fr": ("faut", "besoin", "falloir"),
+             "pt": ("precisa", "preciso", "precisar", "necessario"),
+             "nl": ("nodig", "hebben")},
+    # "What do you understand?": a question about the assistant, answered by the help.
+    "understand": {"en": ("understand", "know"),
+                   "fr": ("comprends", "comprendre", "connais", "sais", "sait", "savoir"),
+                   "pt": ("entende", "entender", "entendes", "sabe"),
+                   "nl": ("begrijp", "begrijpen", "snap", "verstaan", "versta", "weet", "weten")},
+    # The card turned face up: the discard pile's top ("la carte retournée", "ligt er open").
+    "face_up": {"fr": ("retournee", "retourne", "visible"), "pt": ("virada", "virado"),
+                "nl": ("open",)},
     "there": {"en": ("there", "that", "this", "it"), "fr": ("ca", "cela", "ce"),
               "pt": ("isso", "essa", "esse", "aquela"), "nl": ("die", "dat", "deze")},
 }  # fmt: skip
@@ -373,21 +417,21 @@ FILLERS = frozenset(
      "en", "met", "voor", "nou", "dan", "maar", "even", "eh", "oke", "hop", "allez", "ben",
      "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
-     "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "por", "favor",
+     "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "stp", "por", "favor",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
      "dank", "bedankt", *{"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "d", "m",
      "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
-     "geloof", "eentje"}}
+     "geloof", "eentje", "zo", "tja", "good", "goed", "voorlopig", "train"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
 # Discourse words whose look-alike stems mean something ("valeu", thanks, is not "vale",
 # worth): they carry no concept at all.
 NOTHING_WORDS = frozenset(
-    {"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "valeu", "beleza", "tipo", "hoor",
+    {"niet", "erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "valeu", "beleza", "tipo", "hoor",
      "toch", "guess", "think", "maybe", "cheers", "merci", "obrigado", "obrigada", "thanks",
      "bedankt", "voila", "bref", "genre"}
 )  # fmt: skip
@@ -404,7 +448,8 @@ LANGUAGE_ONLY: dict[str, dict[str, frozenset[str]]] = {
         "a": frozenset(),  # the article
         "as": frozenset(),
     },
-    "nl": {"je": frozenset({"you"})},  # "hoe win je?": you, not French "je"
+    # "hoe win je?": you, not French "je"; "eerst" (first) is not "eerste" (the leader)
+    "nl": {"je": frozenset({"you"}), "eerst": frozenset({"first"})},
 }
 
 
@@ -447,7 +492,23 @@ def stems(word: str) -> tuple[str, ...]:
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
 # "scored" is how, "scores" what; "commande" (ordered) is no command.
 _EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
-    {"scoring"} | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
+    {
+        "scoring",
+        "opens",
+        "moves",
+        "stapelen",
+        "empiler",
+        "empilhar",
+        "stacking",
+        "parar",
+        "paro",
+        "montar",
+        "monta",
+        "chega",
+        "livre",
+    }
+    | {"autres", "outros", "anderen", "others", "comandos"}  # the others, not "une autre carte"
+    | {"wil", "scored", "commandes", "command", "commands", "commando", "commandos"}
 )
 
 

@@ -386,6 +386,11 @@ class TablesService:
         if op == "seat_link":
             self._seat_link(table, intent_id, params, reply_topic)
             return
+        answered = self.answered.setdefault(code, OrderedDict())
+        earlier = answered.get((HOST_SENDER, intent_id))
+        if earlier is not None:  # a host command sent again: answered again, not applied twice
+            self._reply(reply_topic, earlier)
+            return
         try:
             entries = self._host_entries(table, op, params)
         except TableError as error:
@@ -394,7 +399,10 @@ class TablesService:
         for entry in entries:
             if not self._commit(table, entry, reply_topic, intent_id):
                 return
-        self._reply(reply_topic, self._ok(intent_id, table.seq))
+        reply = self._ok(intent_id, table.seq)
+        answered[(HOST_SENDER, intent_id)] = reply
+        _trim(answered)
+        self._reply(reply_topic, reply)
 
     def _seat_link(
         self, table: Table, intent_id: str, params: Mapping[str, Any], reply_topic: str
@@ -762,6 +770,9 @@ def _dry_run(table: Table, entry: Mapping[str, Any]) -> None:
     shares the rest (game states are never changed in place).
     """
     dataclasses.replace(table, seats=dict(table.seats)).apply(entry)
+
+
+HOST_SENDER = -1  # host commands' ids are remembered apart from every seat's
 
 
 def _trim(answered: OrderedDict[tuple[int, str], dict[str, Any]]) -> None:

@@ -1,5 +1,6 @@
-"""The terminal hand never loses a line: one left unanswered is sent again, with the same
-id, after a reconnection and on a timer, until its reply comes; the reply shows once."""
+"""The terminal hand never loses a line or a host command: one left unanswered is sent
+again, with the same id, after a reconnection and on a timer, until its reply comes; the
+reply shows once, and a host command is applied once."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from clients.terminal.link import SeatLink, join
 from protocol import topics
 from services.assistant.runner import AssistantRunner
 from services.serve import Stack, StackSettings
+from services.tables.runner import TablesRunner
 
 WAIT = 20.0
 
@@ -106,3 +108,67 @@ def test_an_unanswered_line_is_sent_again_same_id_and_answered_once(
         link.stop()
         if assistant is not None:
             assistant.stop()
+
+
+def test_an_unanswered_host_command_is_sent_again_same_id_and_applied_once(
+    stack: Stack, mqtt_recorder: Callable[..., Any]
+) -> None:
+    assert stack.web is not None and stack.tables is not None
+    web = stack.web.url.rstrip("/")
+    table = create_table(web)
+    seat = join(web, table, "Ana", "en")
+    join(web, table, "Ben", "en")  # two players: the table can start
+    assert seat.host
+    intent_topic = topics.host_topic(table, "intent")
+    reply_topic = topics.host_topic(table, "reply")
+    # What the host sends and what the tables service answers, read with its own login.
+    heard = mqtt_recorder(stack.tables.url.geturl(), [intent_topic, reply_topic])
+    replies: list[dict[str, Any]] = []
+    views: list[dict[str, Any]] = []
+    lock = threading.Lock()
+
+    def on_message(kind: str, message: dict[str, Any]) -> None:
+        with lock:
+            if kind == "reply":
+                replies.append(message)
+            elif kind == "table_view":
+                views.append(message)
+
+    link = SeatLink(seat, on_message)
+    link.start()
+    tables: TablesRunner | None = None
+    try:
+        assert link.connected.wait(WAIT)
+        stack.tables.stop()  # nobody answers: the command stays unanswered
+
+        command_id = link.host("start")
+        wait_until(lambda: len(heard.payloads(intent_topic)) >= 1, "the command reached the broker")
+        assert link.unanswered() == [command_id]
+        sent_before = len(heard.payloads(intent_topic))
+        link.connected.clear()
+        link.client.reconnect()  # the connection drops and comes back
+        assert link.connected.wait(WAIT)
+        wait_until(
+            lambda: len(heard.payloads(intent_topic)) > sent_before,
+            "a copy after the reconnection",
+        )
+        wait_until(lambda: len(heard.payloads(intent_topic)) >= 3, "a copy on the timer")
+        copies = [json.loads(payload) for payload in heard.payloads(intent_topic)]
+        assert {(copy["id"], copy["op"]) for copy in copies} == {(command_id, "start")}
+
+        # The tables service is back: the copies waiting for it start the table once.
+        tables = TablesRunner(stack.tables.url, stack.settings.data).start()
+        wait_until(lambda: link.unanswered() == [], "the command settled")
+        with lock:
+            mine = [r for r in replies if r.get("id") == command_id]
+        assert [r["status"] for r in mine] == ["ok"]  # shown once
+        wait_until(lambda: any(v.get("status") == "playing" for v in views), "the table started")
+        time.sleep(2.5)  # longer than RESEND_AFTER: nothing more is sent
+        answers = [json.loads(p) for p in heard.payloads(reply_topic)]
+        answers = [a for a in answers if a.get("id") == command_id]
+        assert answers and {a["status"] for a in answers} == {"ok"}  # copies: answered again
+        assert len({a["seq"] for a in answers}) == 1  # and never applied twice
+    finally:
+        link.stop()
+        if tables is not None:
+            tables.stop()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from engine.cards import Card, parse_card
@@ -70,10 +71,18 @@ class RoundMemory:
     def unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
         """The cards this seat has not seen: where the next stock card comes from."""
         packs = int((view.get("options") or {}).get("packs", 1))
-        remaining = Counter(full_deck(packs))
-        remaining.subtract(parse_card(text) for text in view.get("hand", ()))
-        remaining.subtract(self.known_elsewhere(int(view["seat"])))
-        return +remaining
+        remaining = dict(_deck_counts(packs))  # a plain dict: Counter's methods are slow
+        for text in view.get("hand", ()):
+            card = parse_card(text)
+            remaining[card] = remaining.get(card, 0) - 1
+        for card, copies in self.known_elsewhere(int(view["seat"])).items():
+            remaining[card] = remaining.get(card, 0) - copies
+        return Counter({card: copies for card, copies in remaining.items() if copies > 0})
+
+
+@lru_cache(maxsize=4)
+def _deck_counts(packs: int) -> dict[Card, int]:
+    return dict(Counter(full_deck(packs)))
 
 
 def _card(text: object) -> Card | None:

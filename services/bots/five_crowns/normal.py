@@ -22,7 +22,7 @@ from services.bots.five_crowns.common import (
     of_type,
 )
 from services.bots.five_crowns.memory import RoundMemory
-from services.bots.five_crowns.values import after_taking, stock_at_least_as_good
+from services.bots.five_crowns.values import stock_rather_than
 
 
 class Player:
@@ -47,9 +47,8 @@ class Player:
             return stock or pile or actions[0]
         hand, wild_rank = hand_of(view), int(view["wild_rank"])
         top = parse_card(view["discard_top"])
-        taking = after_taking(hand, wild_rank, top, banned_card(view))
         unseen = self.unseen(view)
-        return stock if stock_at_least_as_good(hand, wild_rank, unseen, taking) else pile
+        return stock if stock_rather_than(hand, wild_rank, unseen, top, banned_card(view)) else pile
 
     def unseen(self, view: Mapping[str, Any]) -> Any:
         return self.memory.unseen(view)

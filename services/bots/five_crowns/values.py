@@ -10,11 +10,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from engine.cards import JOKER, Card
-from engine.five_crowns.deck import card_penalty, is_wild
+from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
+from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import penalties_after_discards
-from engine.five_crowns.swaps import SwapSolver
+from engine.five_crowns.swaps import SwapSolver, _floor, solver_for
+
+_RUN_REACH = 4  # a run's naturals span at most 5 ranks (engine.five_crowns.melds)
+_BOOK_OTHERS = 4  # and a book holds at most 5 naturals
+# A guess only (it orders the work, never the answer): values sit this far up their bounds.
+SURE_SHARE = 0.5
 
 
 def after_discard(
@@ -52,6 +59,16 @@ def canonical(card: Card, wild_rank: int) -> Card:
     return card
 
 
+def _rank_sum(ranks: int) -> int:
+    """The sum of the ranks whose bits are set."""
+    total = 0
+    while ranks:
+        low = ranks & -ranks
+        total += low.bit_length() - 1
+        ranks -= low
+    return total
+
+
 def _kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
     kinds: Counter[Card] = Counter()
     for card, copies in unseen.items():
@@ -69,10 +86,20 @@ class DrawPricer:
     """
 
     def __init__(self, hand: Sequence[Card], wild_rank: int) -> None:
-        self.solver = SwapSolver(hand, wild_rank)
+        self.solver = solver_for(hand, wild_rank)  # shared with the seat's hint
         self.wild_rank = wild_rank
         self.keep = self.solver.keep
         self.swap = self.solver.after_discard() if hand else self.keep
+        self.naturals = [card for card in hand if not is_wild(card, wild_rank)]
+        # What the wilds may add to a hand's penalty: only when it melds nothing at all,
+        # which three wilds always do.
+        self.wild_penalty = self.solver.wild_penalty if self.solver.wilds < MIN_MELD else 0
+        self._two_wilds_fewer: int | None = None
+        self.same_rank: dict[int, int] = {}  # naturals held per rank
+        self.suit_ranks: dict[str, int] = {}  # per suit, a bit for each rank held
+        for natural in self.naturals:
+            self.same_rank[natural.rank] = self.same_rank.get(natural.rank, 0) + 1
+            self.suit_ranks[natural.suit] = self.suit_ranks.get(natural.suit, 0) | 1 << natural.rank
 
     def ceiling(self, card: Card) -> int:
         return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
@@ -86,6 +113,139 @@ class DrawPricer:
         # another discard it may meld (wilds freed), so that hand is solved too.
         return self.solver.after_swap(card, bound=self.ceiling(card))
 
+    def floor(self, card: Card) -> int:
+        """A lower bound on ``value(card)``, without solving.
+
+        Take the best arrangement of ``hand + card`` less some discard d. If ``card`` is
+        left over, the rest arranges ``hand`` less d: at least ``swap`` + its value.
+        Else break up the meld holding it: the rest arranges ``hand`` less d (less the
+        meld's wilds), so the naturals leave at least ``swap`` less the wilds' share,
+        less the other naturals of that meld (its rank, or its suit within a run's
+        reach); with no such natural, the meld took two wilds or more (see
+        ``_without_two_wilds``). A drawn wild could sit in any meld: not bounded (0).
+        """
+        if is_wild(card, self.wild_rank):
+            return 0
+        lowest = self.ceiling(card)  # thrown back, or left over
+        partners = self._partners(card)
+        if partners:
+            lowest = min(lowest, self.swap - self.wild_penalty - partners)
+        if self.solver.wilds >= 2:
+            lowest = min(lowest, self._without_two_wilds())
+        return max(0, lowest)
+
+    def _partners(self, card: Card) -> int:
+        """The most value of ``hand``'s naturals that can share one meld with ``card``
+        (0: none can): a book of its rank, or a run of its suit spanning 3 to 5 ranks
+        whose missing ranks the wilds fill."""
+        rank, wilds = card.rank, self.solver.wilds
+        same = self.same_rank.get(rank, 0)
+        book = rank * min(_BOOK_OTHERS, same) if same and same + wilds >= 2 else 0
+        ranks = self.suit_ranks.get(card.suit, 0) & ~(1 << rank)  # a bit per rank held
+        run = 0
+        if ranks:
+            for length in range(MIN_MELD, _RUN_REACH + 2):
+                for low in range(max(LOWEST_RANK, rank - length + 1), rank + 1):
+                    high = low + length - 1
+                    if high > RANKS[-1]:
+                        break
+                    present = ranks & ((1 << (high + 1)) - (1 << low))
+                    if present and length - 1 - present.bit_count() <= wilds:
+                        run = max(run, _rank_sum(present))
+        return max(book, run)
+
+    def _without_two_wilds(self) -> int:
+        """A lower bound on what the naturals of ``hand`` less any one card leave with
+        two wilds fewer (a meld of the drawn card and wilds only took them)."""
+        if self._two_wilds_fewer is None:
+            wild_rank = self.wild_rank
+            wilds = sorted(
+                (card for card in self.solver.hand if is_wild(card, wild_rank)),
+                key=lambda card: -card_penalty(card, wild_rank),
+            )
+            fewer = [card for card in self.solver.hand if not is_wild(card, wild_rank)]
+            fewer += wilds[2:]  # the costliest two gone: the least wild penalty left
+            left = (
+                0
+                if len(wilds) - 2 >= MIN_MELD
+                else sum(card_penalty(card, wild_rank) for card in wilds[2:])
+            )
+            after = solver_for(fewer, wild_rank).after_discard() if fewer else 0
+            self._two_wilds_fewer = after - left
+        return self._two_wilds_fewer
+
+    def solved_floor(self, card: Card) -> int:
+        """A tighter lower bound on ``value(card)`` (natural): ``hand + card`` solved whole,
+        less the most any other discard can take out (``swaps._floor``)."""
+        whole = self.solver.whole_after(card)
+        drawn = [*self.solver.hand, card]
+        lowest = self.keep  # throwing ``card`` (or a copy) back
+        for other in dict.fromkeys(self.solver.hand):
+            if other != card:
+                lowest = min(lowest, _floor(other, whole, drawn, self.wild_rank))
+        return max(0, lowest)
+
+    def at_most(self, unseen: Counter[Card], taking: int) -> bool:
+        """Is the expected value of a card of ``unseen`` (not empty) at most ``taking``?
+
+        Each kind lies between its floor and its ceiling; the kinds that cannot meld are
+        at their ceiling. The others are solved, the widest bounds first, only until the
+        sums of the bounds decide.
+        """
+        if self.keep <= taking:
+            return True
+        target = taking * sum(unseen.values())
+        low = high = 0
+        # Kinds of one value: a natural with no natural of its suit within a run's reach
+        # can only join a book (or wilds): its suit does not matter, only its rank.
+        pending: dict[Card | int, list[Any]] = {}
+        for card, copies in _kinds(unseen, self.wild_rank).items():
+            ceiling = self.ceiling(card)
+            high += copies * ceiling
+            if self.settled(card):
+                low += copies * ceiling
+                continue
+            alone = not is_wild(card, self.wild_rank) and self.solver.suit_alone(card)
+            key: Card | int = card.rank if alone else card
+            same = pending.get(key)
+            if same is None:
+                pending[key] = [copies, ceiling, card]
+            else:  # the same value (and ceiling)
+                same[0] += copies
+        if low > target:
+            return False
+        if high <= target:
+            return True
+        bounded = []
+        for copies, ceiling, card in pending.values():
+            floor = min(ceiling, self.floor(card))  # the kind's value: one for its cards
+            low += copies * floor
+            bounded.append((copies * (ceiling - floor), copies, ceiling, floor, card))
+        if low > target:
+            return False
+        bounded.sort(key=lambda item: -item[0])
+        if low + sum(gap for gap, *_ in bounded) * SURE_SHARE > target:
+            # Likely the pile: tighter floors first (a cheaper solve than the values).
+            for index, (gap, copies, ceiling, floor, card) in enumerate(bounded):
+                if gap and not is_wild(card, self.wild_rank):
+                    tighter = min(ceiling, self.solved_floor(card))
+                    low += copies * (tighter - floor)
+                    bounded[index] = (copies * (ceiling - tighter), copies, ceiling, tighter, card)
+                    if low > target:
+                        return False
+            bounded.sort(key=lambda item: -item[0])
+        for gap, copies, ceiling, floor, card in bounded:
+            if not gap:
+                break
+            value = self.value(card)
+            low += copies * (value - floor)
+            high -= copies * (ceiling - value)
+            if low > target:
+                return False
+            if high <= target:
+                return True
+        return high <= target
+
     def values(self, unseen: Counter[Card]) -> Iterator[tuple[int, int]]:
         """``(copies, value)`` for every kind of card in ``unseen``."""
         for card, copies in _kinds(unseen, self.wild_rank).items():
@@ -95,38 +255,25 @@ class DrawPricer:
 def stock_at_least_as_good(
     hand: Sequence[Card], wild_rank: int, unseen: Counter[Card], taking: int
 ) -> bool:
-    """Is the expected penalty after a stock draw at most ``taking``?
+    """Is the expected penalty after a stock draw at most ``taking``?"""
+    if not sum(unseen.values()):
+        return True
+    return DrawPricer(hand, wild_rank).at_most(unseen, taking)
 
-    The kinds that cannot meld are priced at once; the others are solved, the most
-    uncertain first, only until the bounds (0 and each kind's ceiling) decide.
-    """
-    total = sum(unseen.values())
-    if not total:
+
+def stock_rather_than(
+    hand: Sequence[Card], wild_rank: int, unseen: Counter[Card], top: Card, banned: Card | None
+) -> bool:
+    """Is a stock draw (expected penalty) at least as good as taking ``top`` (``banned``:
+    the card that may not be thrown back)? ``stock_at_least_as_good(after_taking(...))``,
+    with one solve of the hand for both sides."""
+    if not sum(unseen.values()):
         return True
     pricer = DrawPricer(hand, wild_rank)
-    if pricer.keep <= taking:
-        return True
-    target = taking * total
-    priced, open_ceiling = 0, 0
-    pending: list[tuple[int, int, Card]] = []
-    for card, copies in _kinds(unseen, wild_rank).items():
-        ceiling = pricer.ceiling(card)
-        if pricer.settled(card):
-            priced += copies * ceiling
-        else:
-            pending.append((copies * ceiling, copies, card))
-            open_ceiling += copies * ceiling
-    if priced > target:
-        return False
-    pending.sort(key=lambda item: -item[0])
-    for most, copies, card in pending:
-        if priced + open_ceiling <= target:
-            return True
-        open_ceiling -= most
-        priced += copies * pricer.value(card)
-        if priced > target:
-            return False
-    return True
+    # Every stock card leaves at most ``keep`` (throw it back): if taking ``top`` cannot
+    # beat that, its exact value does not matter.
+    taking = pricer.solver.after_swap(top, banned, bound=pricer.keep)
+    return taking >= pricer.keep or pricer.at_most(unseen, taking)
 
 
 def expected_after_draw(hand: Sequence[Card], wild_rank: int, unseen: Counter[Card]) -> float:

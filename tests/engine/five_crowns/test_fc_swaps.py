@@ -65,3 +65,55 @@ def test_a_drawn_card_that_bridges_two_groups() -> None:
     solver = SwapSolver(hand, 3)
     assert solver.after_swap(parse_cards("7H")[0]) == 0
     assert solver.after_swap(parse_cards("7H")[0], banned=parse_cards("KS")[0]) == 13
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(0, 60), min_size=1, max_size=8).map(tuple), min_size=0, max_size=6
+    ),
+    st.integers(0, 7),
+)
+def test_the_fast_wild_sharing_is_the_full_knapsack(vectors: list, wilds: int) -> None:
+    from engine.five_crowns.melds import _most_melded, _share_wilds
+
+    vectors = [vector[: wilds + 1] for vector in vectors]
+    assert _most_melded(vectors, wilds) == _share_wilds(vectors, wilds)[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(), st.integers(3, 13))
+def test_a_card_alone_in_its_suit_is_worth_the_same_in_every_such_suit(
+    example: tuple, rank: int
+) -> None:
+    from engine.five_crowns.deck import SUITS, is_wild
+
+    hand, _, wild_rank = example
+    solver = SwapSolver(hand, wild_rank)
+    alone = [Card(rank, suit) for suit in SUITS if solver.suit_alone(Card(rank, suit))]
+    if is_wild(Card(rank, SUITS[0]), wild_rank) or len(alone) < 2:
+        return
+    values = {plain_after_discard([*hand, card], wild_rank, None) for card in alone}
+    assert len(values) == 1
+    assert {solver.after_swap(card) for card in alone} == values
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(least=1), st.data())
+def test_the_pruned_best_discard_and_ways_out_are_the_plain_ones(
+    example: tuple, data: st.DataObject
+) -> None:
+    from engine.five_crowns.deck import card_penalty, hand_order, is_wild
+
+    hand, _, wild_rank = example
+    choices = data.draw(st.lists(st.sampled_from(hand), min_size=1, unique=True))
+    solver = SwapSolver(hand, wild_rank)
+
+    def rank(card: Card) -> tuple:
+        penalty = min_penalty(without_one(hand, card), wild_rank)
+        return (penalty, is_wild(card, wild_rank), -card_penalty(card, wild_rank), hand_order(card))
+
+    plain = min(choices, key=rank)
+    assert solver.best_discard(choices) == (plain, rank(plain)[0])
+    plain_out = [c for c in dict.fromkeys(hand) if not min_penalty(without_one(hand, c), wild_rank)]
+    assert solver.ways_out() == plain_out

@@ -9,12 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card
-from engine.five_crowns.deck import full_deck
+from engine.five_crowns.deck import full_deck, is_wild
 from engine.five_crowns.melds import min_penalty, without_one
 from services.bots.five_crowns.values import (
+    DrawPricer,
     after_taking,
     expected_after_draw,
     stock_at_least_as_good,
+    stock_rather_than,
 )
 
 DECK = full_deck()
@@ -64,3 +66,29 @@ def test_the_draw_choice_compares_the_exact_expectation(
     total = sum(plain_after(hand, card, wild_rank) for card in unseen.elements())
     at_least_as_good = total <= taking * sum(unseen.values())
     assert stock_at_least_as_good(hand, wild_rank, unseen, taking) == at_least_as_good
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(), st.data())
+def test_the_draw_choice_against_the_pile_top_is_the_plain_comparison(
+    position: tuple, data: st.DataObject
+) -> None:
+    hand, unseen, wild_rank = position
+    top = data.draw(st.sampled_from(sorted(unseen)))
+    banned = data.draw(st.sampled_from([None, top]))
+    taking = plain_after(hand, top, wild_rank, banned)
+    total = sum(plain_after(hand, card, wild_rank) for card in unseen.elements())
+    expected = total <= taking * sum(unseen.values())
+    assert stock_rather_than(hand, wild_rank, unseen, top, banned) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions())
+def test_each_drawn_cards_bounds_hold_its_plain_value(position: tuple) -> None:
+    hand, unseen, wild_rank = position
+    pricer = DrawPricer(hand, wild_rank)
+    for card in unseen:
+        value = plain_after(hand, card, wild_rank)
+        assert pricer.floor(card) <= value <= pricer.ceiling(card)
+        if not is_wild(card, wild_rank):
+            assert pricer.solved_floor(card) <= value
