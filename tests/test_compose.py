@@ -170,19 +170,13 @@ class Seat:
         self.replies: dict[str, dict[str, Any]] = {}
         url = BrokerUrl.parse(joined["ws_url"].replace("{host}", "127.0.0.1"))
         login = url.with_credentials(joined["username"], joined["password"])
-        # Each player account may only connect with its own client id, as the pages do,
-        # and asks for a fresh view on every (re)connection, as they do (on the NATS
-        # tier views are not retained: one sent while it was away is not kept for it).
-        self.client = MqttClient(login, client_id=joined["username"], on_connected=self._sync)
+        # Each player account may only connect with its own client id, as the pages do.
+        self.client = MqttClient(login, client_id=joined["username"])
         self.client.subscribe(topics.table_view(self.table), self._keep("public"))
         self.client.subscribe(topics.seat_topic(self.table, self.seat, "view"), self._keep("own"))
         self.client.subscribe(topics.host_topic(self.table, "reply"), self._reply)
         self.client.subscribe(topics.seat_topic(self.table, self.seat, "reply"), self._reply)
         self.client.start().wait_connected(WAIT)
-
-    def _sync(self) -> None:
-        sync = {"v": 1, "id": uuid.uuid4().hex[:8], "op": "sync"}
-        self.client.publish(topics.seat_topic(self.table, self.seat, "intent"), json.dumps(sync))
 
     def _keep(self, name: str) -> Any:
         def keep(topic: str, payload: bytes) -> None:
