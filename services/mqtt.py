@@ -12,8 +12,7 @@
 * ``on_connected`` runs in the network thread after each (re)connection, subscriptions sent.
 * Several URLs (``mqtt://h:1,mqtt://h:2``, the nodes of a NATS cluster): each failed
   connection or lost one moves the next attempt to the next node, round the list; a
-  subscription granted before and refused after a reconnection is asked for again, and
-  one refused the first time a few times more (a node that just lost a peer).
+  subscription granted before and refused after a reconnection is asked for again.
 """
 
 from __future__ import annotations
@@ -40,10 +39,6 @@ log = logging.getLogger("gamenight.mqtt")
 ROUTES_REMEMBERED = 4096
 RESUBSCRIBE_AFTER = 1.0  # seconds before asking again for a subscription granted before
 RESUBSCRIBE_TRIES = 60  # then it is a refusal after all (rights taken away): log it
-# On a cluster, a subscription never granted yet is asked for this many more times: a
-# NATS node refuses one whose JetStream consumer it could not make in time (a node just
-# died), which no single broker does. A refusal of rights stays a refusal.
-FIRST_SUBSCRIBE_TRIES = 5
 
 Handler = Callable[[str, bytes], None]
 """A message handler: ``handler(topic, payload)``, called from the network thread."""
@@ -231,10 +226,6 @@ class MqttClient:
         self._granted: dict[str, bool] = {}
         # Filters granted once -> failed asks since (see _on_subscribe).
         self._ever_granted: dict[str, int] = {}
-        # Where a never granted filter's count of failed asks starts: at the end (no more
-        # asks) with one broker; FIRST_SUBSCRIBE_TRIES before it on a cluster.
-        several = len(self.url.endpoints) > 1
-        self._first_tries = RESUBSCRIBE_TRIES - (FIRST_SUBSCRIBE_TRIES if several else 0)
         self._connected = False
         self._refused: str | None = None
         self._network_thread: threading.Thread | None = None
@@ -443,14 +434,11 @@ class MqttClient:
                 self._granted[topic_filter] = not reason.is_failure
                 if not reason.is_failure:
                     self._ever_granted[topic_filter] = 0
-                elif self._ever_granted.get(topic_filter, self._first_tries) < RESUBSCRIBE_TRIES:
-                    self._ever_granted[topic_filter] = (
-                        self._ever_granted.get(topic_filter, self._first_tries) + 1
-                    )
-                    # Granted before (or a cluster's first refusal), so likely not a matter
-                    # of rights: a NATS node refuses while the JetStream consumer behind a
-                    # QoS 1 subscription cannot be made (a leader being elected after a
-                    # node's death). Ask again shortly.
+                elif self._ever_granted.get(topic_filter, RESUBSCRIBE_TRIES) < RESUBSCRIBE_TRIES:
+                    self._ever_granted[topic_filter] += 1
+                    # Granted before, so not a matter of rights: a NATS node refuses while
+                    # the JetStream consumer behind a QoS 1 subscription cannot be made (a
+                    # leader being elected after a node's death). Ask again shortly.
                     retry.append(topic_filter)
                     log.info("%s: subscription to %s failed; again soon", self.url, topic_filter)
                 else:
