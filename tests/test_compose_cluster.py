@@ -73,6 +73,10 @@ def test_every_service_runs_one_of_our_modules_on_every_node() -> None:
     )
 
 
+# What the tables copies write to on every move and heartbeat (services/tables/).
+TABLES_STREAMS = {"GN_LOG", "KV_gn_leases", "KV_gn_copies", "KV_gn_tables"}
+
+
 class ClusterCompose:
     """compose.cluster.yml's processes on this machine."""
 
@@ -102,6 +106,19 @@ class ClusterCompose:
             text = text.replace(f"{{host}}:{published}/", f"{{host}}:{websocket}/")
         text = text.replace("--port 8000", f"--port {self.web_port}")
         return text.replace("--host 0.0.0.0", "--host 127.0.0.1")
+
+    def streams_led_by(self, node_name: str, asking: int) -> set[str]:
+        """The JetStream streams node ``node_name`` leads, as node ``asking``'s monitor says."""
+        monitor = self.ports[asking][4]
+        query = "accounts=true&streams=true&config=false"
+        with urllib.request.urlopen(f"http://127.0.0.1:{monitor}/jsz?{query}", timeout=10) as got:
+            jsz = json.loads(got.read())
+        return {
+            str(stream["name"])
+            for account in jsz.get("account_details", [])
+            for stream in account.get("stream_detail", [])
+            if stream.get("cluster", {}).get("leader") == node_name
+        }
 
     def command(self, service: str) -> list[str]:
         words = shlex.split(self.localize(service, COMPOSE["services"][service]["command"]))
@@ -217,7 +234,13 @@ def test_a_player_and_a_bot_play_through_the_cluster_compose_stack(
     try:
         assert ana.host("start")["status"] == "ok"  # the empty seat goes to a bot
         _play_until_the_bot_moved(ana, 2)
+        led = cluster_compose.streams_led_by("gn-0", asking=1) & TABLES_STREAMS
         cluster_compose.kill("nats-0")  # Ana's node
+        if led:
+            # The death of a node leading the tables' streams is the known defect of
+            # DEVELOPERS.md (the copies stop answering: xfail in test_cluster_faults.py's
+            # leader-node case). Which node leads is nats-server's choice at start.
+            pytest.xfail(f"nats-0 led {sorted(led)}: the known leader-node stall")
         _play_until_the_bot_moved(ana, 2)
     finally:
         ana.client.stop()
