@@ -42,16 +42,21 @@ def _wait_until(check: Callable[[], bool], timeout: float) -> bool:
 
 
 def _wait_back(client: MqttClient, timeout: float) -> None:
-    """Until connected and subscribed again; refusals while the cluster heals are retried."""
+    """Until connected and subscribed again; refusals while the cluster heals are retried.
+
+    Every subscription granted, not only answered: a node refuses one whose JetStream
+    consumer it could not make in time, and a message published then would be lost.
+    """
     deadline = time.monotonic() + timeout
     while True:
         try:
-            client.wait_connected(max(0.01, deadline - time.monotonic()))
-            return
+            granted = client.wait_subscribed(max(0.01, deadline - time.monotonic()))
+            if all(granted.values()):
+                return
         except ConnectRefusedError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+            pass
+        assert time.monotonic() < deadline, "not subscribed again in time"
+        time.sleep(0.05)
 
 
 @pytest.mark.parametrize(
@@ -100,15 +105,20 @@ def test_a_player_moves_to_another_node_when_its_node_is_killed(
         # A QoS 1 subscription's JetStream consumer needs a leader of its own as well: 12-18 s
         # measured (the pages subscribe at QoS 0 for this reason).
         limit = (SETTLE if qos else ELECTION_LIMIT) if leader else RECONNECT_LIMIT
-        _wait_back(phone, limit)
+        assert _wait_until(lambda: phone.connected, limit)  # the reconnection (CONNACK)
         took = time.monotonic() - killed_at
         print(f"reconnected in {took:.2f} s (node led JetStream: {leader}, qos {qos})")
         assert took < limit
         assert _node_of(phone) != first_node
+        # Then subscribed again. A QoS 1 subscription is a new JetStream consumer, which
+        # a cluster that has just lost a peer took 5 to 6 s to make (measured; a refusal
+        # meanwhile is asked again): not part of the reconnection's bound.
+        subscribed_within = limit if leader or not qos else SETTLE
+        _wait_back(phone, subscribed_within)
 
         tables.publish_and_wait(seat_topic(t, 0, "view"), b"after", timeout=limit)
         with arrived:
-            assert arrived.wait_for(lambda: b"after" in got, limit), got
+            assert arrived.wait_for(lambda: b"after" in got, subscribed_within), got
     finally:
         phone.stop()
         tables.stop()
