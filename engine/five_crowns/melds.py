@@ -33,7 +33,8 @@ Why it is fast:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 from engine.cards import Card
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, SUITS, card_penalty, hand_order, is_wild
@@ -46,6 +47,9 @@ from engine.five_crowns.layout import (
     lay_out,
     meld_kind,
 )
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 __all__ = [
     "Arrangement",
@@ -417,13 +421,10 @@ def penalties_after_discards(hand: Sequence[Card], wild_rank: int) -> dict[Card,
     components is built once per component (prefix and suffix tables). A wild's removal
     changes the reach and goes through ``min_penalty``.
     """
-    key = (tuple(hand), wild_rank)
-    found = _discards.get(key)
-    if found is None:
-        if len(_discards) >= _DISCARDS_LIMIT:
-            _discards.clear()  # bounded, like the search's memo
-        found = _discards[key] = _penalties_after_discards(hand, wild_rank)
-    return found
+    cards = tuple(hand)
+    return _memoised(
+        _discards, (cards, wild_rank), lambda: _penalties_after_discards(cards, wild_rank)
+    )
 
 
 def _penalties_after_discards(hand: Sequence[Card], wild_rank: int) -> dict[Card, int]:
@@ -496,12 +497,16 @@ _arrangements: dict[tuple[tuple[Card, ...], int], Arrangement] = {}
 def best_arrangement(hand: Iterable[Card], wild_rank: int) -> Arrangement:
     """The arrangement of ``hand`` into melds that leaves the lowest penalty."""
     cards = tuple(hand)
-    key = (cards, wild_rank)
-    found = _arrangements.get(key)
+    return _memoised(_arrangements, (cards, wild_rank), lambda: _best_arrangement(cards, wild_rank))
+
+
+def _memoised(memo: dict[K, V], key: K, compute: Callable[[], V]) -> V:
+    """``memo[key]``, computed once; the memo is bounded, like the search's."""
+    found = memo.get(key)
     if found is None:
-        if len(_arrangements) >= _DISCARDS_LIMIT:
-            _arrangements.clear()  # bounded, like the search's memo
-        found = _arrangements[key] = _best_arrangement(cards, wild_rank)
+        if len(memo) >= _DISCARDS_LIMIT:
+            memo.clear()
+        found = memo[key] = compute()
     return found
 
 
