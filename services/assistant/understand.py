@@ -19,6 +19,7 @@ from typing import Any
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
 from services.assistant.reading import CardSpec, PileSpec, Reading, read
+from services.assistant.similar import recognise
 from services.assistant.words import (
     CONNECTORS,
     FILLERS,
@@ -75,7 +76,25 @@ def understand(
     reading = read(text, lang, first_names)
     if not reading.words:
         return Refusal("not_understood", {"text": text.strip()[:80]})
-    answered = ask(reading, state, names or {})
+    understood = _by_rules(text, reading, state, names or {})
+    if (
+        state is not None
+        and isinstance(understood, Refusal)
+        and understood.code == "not_understood"
+    ):
+        # No rule placed the words: a question put another way may still be close to
+        # lines people said for it (answered only; an action never comes from likeness).
+        alike = recognise(reading, state, names or {}, lang)
+        if alike is not None:
+            return alike
+    return understood
+
+
+def _by_rules(
+    text: str, reading: Reading, state: Mapping[str, Any] | None, names: Mapping[int, str]
+) -> Understood:
+    """What the words, placed one by one, ask for."""
+    answered = ask(reading, state, names)
     if answered is not None:
         return answered
     if state is None:

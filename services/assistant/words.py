@@ -489,6 +489,12 @@ def stems(word: str) -> tuple[str, ...]:
     return tuple(_STEMMERS[lang].stemWord(word) for lang in LANGUAGES)
 
 
+def stem_in(word: str, lang: str | None) -> str:
+    """The word's Snowball stem in the speaker's language (as written if it is not known)."""
+    stemmer = _STEMMERS.get(lang or "")
+    return stemmer.stemWord(word) if stemmer is not None else word
+
+
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
 # "scored" is how, "scores" what; "commande" (ordered) is no command.
 _EXACT_ONLY = frozenset(  # "scoring" is how, "scores" what
