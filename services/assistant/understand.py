@@ -77,17 +77,29 @@ def understand(
     if not reading.words:
         return Refusal("not_understood", {"text": text.strip()[:80]})
     understood = _by_rules(text, reading, state, names or {})
-    if (
-        state is not None
-        and isinstance(understood, Refusal)
-        and understood.code == "not_understood"
-    ):
+    if state is not None and _weak(understood, reading):
         # No rule placed the words: a question put another way may still be close to
         # lines people said for it (answered only; an action never comes from likeness).
         alike = recognise(reading, state, names or {}, lang)
         if alike is not None:
             return alike
     return understood
+
+
+# What the rules say when a question's words named no move they know: a question of
+# another kind, maybe ("can a queen start an empty corner?" is the corner rule).
+_WEAK_FOR_A_QUESTION = frozenset(
+    {"no_such_move", "card_not_held", "no_move_for_card", "not_discard_top", "legal_no"}
+)
+
+
+def _weak(understood: Understood, reading: Reading) -> bool:
+    """Nothing understood, or, for a question, only that no move fits."""
+    if isinstance(understood, Act):
+        return False
+    if understood.code == "not_understood":
+        return isinstance(understood, Refusal)
+    return reading.question and understood.code in _WEAK_FOR_A_QUESTION
 
 
 def _by_rules(
