@@ -489,6 +489,7 @@ def stems(word: str) -> tuple[str, ...]:
     return tuple(_STEMMERS[lang].stemWord(word) for lang in LANGUAGES)
 
 
+@lru_cache(maxsize=65536)
 def stem_in(word: str, lang: str | None) -> str:
     """The word's Snowball stem in the speaker's language (as written if it is not known)."""
     stemmer = _STEMMERS.get(lang or "")
