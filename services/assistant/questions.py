@@ -77,6 +77,9 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.any("you") or "te" in reading.words
     )  # "what should I say to you?", "qu'est-ce que je dois te dire ?"
     over = reading.any("end_turn", "when")  # "how do you know when it's over?": a rule
+    asked = asked or (  # "how does this assistant work?", "o que o assistente faz?"
+        reading.any("assistant") and reading.question and reading.any("how", "what", "works")
+    )
     if (asked or said_to_you) and not (reading.cards or reading.piles or over):
         # "tu comprends quoi ?", "what do you understand?"
         return help_answer(state)
@@ -123,6 +126,8 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
+    if WILD_WORDS & set(reading.words) and not (_me(reading) or _acts(reading)):
+        return None  # "wilds are what now?": what is wild, not what to do
     if reading.any("empty") and not reading.cards and _general(reading):
         return None  # "what do I do with an empty space?": the rule
     if reading.cards and reading.any("you", "can") and not reading.any("what"):
@@ -158,8 +163,9 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     options = options or (  # "which cards fit somewhere?", "welke kaarten passen ergens?"
         reading.question
         and reading.has("what", "card", "fits")
-        and not (reading.cards or reading.piles)
-    )
+        and not reading.cards
+        and all(spec.code for spec in reading.piles)
+    )  # "which of my cards fit on east?": there
     # "what may go on a red seven?": the cards that fit there
     options = options or (
         reading.has("what", "can") and bool(reading.cards) and all(s.onto for s in reading.cards)
@@ -590,7 +596,8 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         )
     )
     acting = _acts(reading) and not (reading.question and reading.any("have"))  # "do we have…"
-    if not (said_wild or joker_round) or reading.any("value", "how_many") or acting:
+    priced = reading.any("value", "how_many") and not _which_is_wild(reading)
+    if not (said_wild or joker_round) or priced or acting:
         return None
     if not (reading.question or reading.any("what", "show")):
         return None  # "rappelle-moi le joker de la manche": asked too
@@ -605,6 +612,20 @@ def wild_answer(state: State) -> Answer:
     if state.get("game") != CROWNS or not isinstance(wild, int):
         return Answer("wild_none")
     return Answer("wild", {"wild_rank": wild})
+
+
+def _which_is_wild(reading: Reading) -> bool:
+    """ "Which card counts as wild?", "que carta tá valendo como curinga?": the wild rank
+    asked, not its price."""
+    said_wild = bool(WILD_WORDS & set(reading.words))
+    return (
+        said_wild
+        and reading.has("what", "card")
+        and reading.question
+        and not reading.any("me")  # "what's a wild card worth if I get stuck with it"
+        and not reading.any("how_many", "score")
+        and not any(spec.rank for spec in reading.cards)
+    )
 
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
@@ -627,6 +648,8 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     )
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
+    if _which_is_wild(reading):
+        return None
     if not reading.question and _acts(reading):
         return None  # "lose the seven of diamonds": a discard
     if not priced or (reading.any("me", "who") and not reading.cards and not wild_said):

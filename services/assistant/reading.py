@@ -37,6 +37,7 @@ from services.assistant.words import (
     WILD_WORDS,
     card_code,
     concepts_of,
+    is_known,
     normalize,
     plain,
     split_compound,
@@ -187,7 +188,14 @@ def _elided(word: str) -> tuple[str, str] | None:
         rest = word[1:]
         if rest in HORIZONTAL or rest in VERTICAL or rest in CORNER_WORDS:
             return "l", rest
+    if len(word) >= 5 and word[0] == "j" and not is_known(word):  # "jpioche", "jprends"
+        rest = word[1:]
+        if concepts_of(rest) & _ELIDED_VERBS:
+            return "j", rest
     return None
+
+
+_ELIDED_VERBS = frozenset({"draw", "take", "discard", "play", "move", "go_out", "end_turn"})
 
 
 def plain_keep_case(text: str) -> str:
@@ -265,6 +273,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
 # "the six of clubs, no wait, the six of spades": what follows the correction stands.
 _CORRECTION = re.compile(
     r"\b(?:no|non|n[aã]o|nee)\W+(?:wait|attends?|espera|pera|wacht)\b|\bi mean\b"
+    r"|\b(?:wait|attends?|espera|pera|wacht)\W+(?:no|non|n[aã]o|nee)\b"
+    r"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)\s*,"
     r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b",
     re.IGNORECASE,
 )

@@ -223,8 +223,11 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
         verbs = verbs - {"discard"}  # "take the discard": the pile, not the verb
     elif "discard" in verbs and not reading.has("discard_pile"):
         verbs = verbs - {"take"}  # "get rid of the seven"
-    if kind == "play" and any(spec.onto and spec.code for spec in reading.piles):
-        verbs = verbs - {"discard"}  # "gooi schoppen zeven op west": thrown onto a pile
+    if kind == "play" and (
+        any(spec.onto and spec.code for spec in reading.piles)
+        or any(spec.onto for spec in reading.cards)
+    ):
+        verbs = verbs - {"discard"}  # "gooi schoppen zeven op west", "…sur le sept": onto
     if kind == "play" and len(reading.cards) == 2:
         verbs = verbs - {"take"}  # "the red ten gets the black nine"
     if kind == "move" and len(reading.piles) == 2:

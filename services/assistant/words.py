@@ -130,7 +130,7 @@ FROM = frozenset({"from", "de", "du", "des", "da", "do", "van", "uit", "off"})
 # A word may carry several concepts ("discard" is a verb and a pile).
 CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "draw": {
-        "en": ("draw", "drew", "drawn", "pick"),
+        "en": ("draw", "drew", "drawn", "pick", "hit"),  # "hit me": one more card
         "fr": ("piocher", "pioche", "tirer"),
         "pt": ("comprar", "compro", "tirar", "puxar", "pescar"),
         "nl": ("trekken", "trek", "getrokken", "trok"),
@@ -269,10 +269,16 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "turn": {"en": ("turn", "go", "next", "waiting"), "fr": ("tour", "suivant", "attend"),
              "pt": ("vez", "turno", "proximo", "espera"),
              "nl": ("beurt", "volgende", "wachten")},
-    "show": {"en": ("show", "tell", "list", "see", "remind"),
-             "fr": ("montre", "dis", "voir", "affiche", "rappelle", "liste", "lister"),
-             "pt": ("mostra", "diz", "ver", "mostrar", "lembra", "lista", "listar"),
-             "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen")},
+    "show": {"en": ("show", "tell", "list", "see", "remind", "read"),
+             "fr": ("montre", "dis", "voir", "affiche", "rappelle", "liste", "lister", "lis",
+                    "lire"),
+             "pt": ("mostra", "diz", "ver", "mostrar", "lembra", "lista", "listar", "leia",
+                    "ler"),
+             "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen", "lees",
+                    "voorlezen")},
+    # The assistant itself: "how does this assistant work?"
+    "assistant": {"en": ("assistant",), "fr": ("assistant",), "pt": ("assistente",),
+                  "nl": ("assistent",)},
     "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen",
                      "added", "totalled", "tallied", "marked",
                      "scoring"),
@@ -386,7 +392,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
               "nl": ("afwisselen", "afwisselend", "kleuren", "kleur", "stapelen", "aanleggen",
                      "bouwen", "bouw")},
     # Where a card fits: "which cards fit somewhere?", "welke kaarten passen ergens?"
-    "fits": {"en": ("fit", "fits"), "fr": ("vont", "rentrent"), "pt": ("cabem", "cabe", "encaixa"),
+    "fits": {"en": ("fit", "fits"), "fr": ("vont", "rentrent"),
+             "pt": ("cabem", "cabe", "encaixa", "servem", "encaixam"),
              "nl": ("passen", "past")},
     # Before anything else: "do I have to draw first?" asks a rule.
     "first": {"en": ("first", "before", "beforehand", "closest", "nearest"),
