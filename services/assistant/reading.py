@@ -215,6 +215,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     text = _without_refused_clauses(_corrected(text), speaker_of(lang))
     words, upper = tokens(text)
     speaker = speaker_of(lang)
+    if speaker in (None, "en"):
+        _to_misheard(words)
     per_word = [set(concepts_of(word, speaker)) for word in words]
     added: set[str] = set()
     for start, end, (_, add, drop) in idiom_spans(words):
@@ -278,6 +280,19 @@ _CORRECTION = re.compile(
     r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b",
     re.IGNORECASE,
 )
+
+
+def _to_misheard(words: list[str]) -> None:
+    """ "seven of spades two west": "two" (or "too") between a card's suit and a pile is
+    "to" heard as a number."""
+    for index in range(1, len(words) - 1):
+        after = words[index + 1 + (words[index + 1] == "the" and index + 2 < len(words))]
+        if (
+            words[index] in ("two", "too")
+            and words[index - 1] in SUIT_WORDS
+            and (after in HORIZONTAL or after in VERTICAL or after in CORNER_WORDS)
+        ):
+            words[index] = "to"
 
 
 def speaker_of(lang: str | None) -> str | None:
@@ -477,6 +492,8 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
 
 def _role(words: list[str], index: int) -> tuple[bool, bool]:
     """Whether the word at ``index`` follows an "onto" or a "from" word (articles between)."""
+    if index >= 2 and words[index - 1] == "de" and "corner" in concepts_of(words[index - 2]):
+        return _role(words, index - 2)  # "no cantinho de cima à esquerda": the corner's role
     before = index - 1
     after_de = False  # "de" is "from" in French, "the" in Dutch: "from" only if nothing else
     while before >= 0:

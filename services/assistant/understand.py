@@ -230,8 +230,8 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
         verbs = verbs - {"discard"}  # "gooi schoppen zeven op west", "…sur le sept": onto
     if kind == "play" and len(reading.cards) == 2:
         verbs = verbs - {"take"}  # "the red ten gets the black nine"
-    if kind == "move" and len(reading.piles) == 2:
-        verbs = verbs - {"take"}  # "take the east pile and put it on north"
+    if kind == "move" and (len(reading.piles) == 2 or len(reading.cards) == 2):
+        verbs = verbs - {"take"}  # "take the east pile and put it on north", "…the 7 to the 8"
     if ("go_out" in verbs) != (kind == "go_out"):
         return False  # going out is only ever said
     if verbs - ALLOWED_VERBS[kind]:

@@ -431,7 +431,8 @@ FILLERS = frozenset(
      "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
-     "geloof", "eentje", "zo", "tja", "good", "goed", "voorlopig", "train"}}
+     "geloof", "eentje", "zo", "tja", "good", "goed", "voorlopig", "train",
+     "jullie", "voces", "vous", "guys"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
