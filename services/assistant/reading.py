@@ -218,6 +218,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     if speaker in (None, "en"):
         _to_misheard(words)
     per_word = [set(concepts_of(word, speaker)) for word in words]
+    _modal_want(words, per_word)
     added: set[str] = set()
     for start, end, (_, add, drop) in idiom_spans(words):
         added |= add
@@ -280,6 +281,21 @@ _CORRECTION = re.compile(
     r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b",
     re.IGNORECASE,
 )
+
+
+# "Want" as a verb of its own is taking ("quero o rei"); before another verb, a modal.
+_WANT_WORDS = frozenset({"quero", "queria", "quer", "veux", "voudrais", "veut", "wil", "wilde"})
+_OTHER_VERBS = frozenset({"play", "draw", "discard", "move", "go_out", "end_turn"})
+
+
+def _modal_want(words: list[str], per_word: list[set[str]]) -> None:
+    """ "eu quero pôr o rei…", "je veux jouer le sept", "ik wil de zeven spelen": the
+    verb said after "want" is the action, not taking."""
+    verbs = (found - {"discard"} if "discard_pile" in found else found for found in per_word)
+    if any(found & _OTHER_VERBS for found in verbs):  # "o descarte" is the pile, no verb
+        for index, word in enumerate(words):
+            if word in _WANT_WORDS:
+                per_word[index].discard("take")
 
 
 def _to_misheard(words: list[str]) -> None:

@@ -432,7 +432,7 @@ FILLERS = frozenset(
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
      "geloof", "eentje", "zo", "tja", "good", "goed", "voorlopig", "train",
-     "jullie", "voces", "vous", "guys"}}
+     "jullie", "voces", "vous", "guys", "als", "if"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
