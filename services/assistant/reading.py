@@ -277,7 +277,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
 _CORRECTION = re.compile(
     r"\b(?:no|non|n[aã]o|nee)\W+(?:wait|attends?|espera|pera|wacht)\b|\bi mean\b"
     r"|\b(?:wait|attends?|espera|pera|wacht)\W+(?:no|non|n[aã]o|nee)\b"
-    r"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)\s*,"
+    r"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)\s*,(?!\s*(?:wait|attends?|espera|pera|wacht)\b)"
     r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b",
     re.IGNORECASE,
 )
