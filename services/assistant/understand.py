@@ -77,6 +77,14 @@ def understand(
     if not reading.words:
         return Refusal("not_understood", {"text": text.strip()[:80]})
     understood = _by_rules(text, reading, state, names or {})
+    if lang is not None and isinstance(understood, Refusal) and understood.code == "not_understood":
+        # Said in another language than the phone's ("tire uma carta" on an English
+        # phone): the words' stems in every language; only a whole action, every word
+        # placed, is taken from that reading (as it would be in the phone's language).
+        anywhere = read(text, None, first_names)
+        other = _by_rules(text, anywhere, state, names or {})
+        if isinstance(other, Act):
+            return other
     if state is not None and _weak(understood, reading):
         # No rule placed the words: a question put another way may still be close to
         # lines people said for it (answered only; an action never comes from likeness).

@@ -73,3 +73,14 @@ def test_the_cards_that_fit_on_a_named_pile_not_the_whole_hand(lang: str, text: 
     sent = respond({"v": 1, "id": "g3", "text": text, "lang": lang}, seat_view("K1"), NAMES)
     assert sent[1]["data"]["answer"] == "moves", sent
     assert sent[1]["data"]["params"]["cards"] == ["6C", "6S"]  # the sixes, on the red seven
+
+
+@pytest.mark.parametrize("text", ["tire uma carta", "compra uma carta", "je pioche une carte"])
+def test_an_action_said_in_another_language_than_the_phone_s_is_sent(text: str) -> None:
+    """On an English phone in the play phase, as "draw a card" is: the table says why not."""
+    sent = respond({"v": 1, "id": "g4", "text": text, "lang": "en"}, seat_view("K1"), NAMES)
+    assert expected_matches("draw", sent), sent
+    english = respond(
+        {"v": 1, "id": "g5", "text": "draw a card", "lang": "en"}, seat_view("K1"), NAMES
+    )
+    assert expected_matches("draw", english), english
