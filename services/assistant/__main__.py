@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from services.assistant.runner import AssistantRunner
-from services.assistant.similar import default_model
 from services.runtime import configure_logging, serve_until_signal, service_url
 
 
@@ -19,7 +18,6 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging()
     runner = AssistantRunner(service_url(args.broker, "assistant", args.secret_file))
     runner.start()
-    default_model()  # the likeness's index, built now rather than for the first line needing it
     return serve_until_signal(runner.stop)
 
 
