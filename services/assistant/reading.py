@@ -136,6 +136,8 @@ RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 RANK_OF_TEXT = {text: rank for rank, text in RANK_TEXT.items()}
 
 
+_THEN = frozenset({"and", "then", "et", "puis", "e", "depois", "en", "dan"})
+
 def card_rank(text: str) -> int:
     """The rank of a card's text ("QH" -> 12, "10S" -> 10); -1 for the joker."""
     head = text[:-1]
@@ -264,6 +266,12 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         concepts.add("go_out")  # "I lay everything down", "je pose tout"
     if ("lay", "down") in pairs and "discard" in concepts:
         concepts.add("go_out")  # "lay down, discard the king"
+    if {"play", "discard"} <= concepts and _THEN & set(words) and not piles and not question:
+        # Laying cards down, then discarding, is going out ("je pose mes cartes et je
+        # défausse le cinq", "vou baixar o jogo todo e descartar o sete"): sent as a plain
+        # discard, it would throw the round's way out away. Two clauses: one verb and a
+        # particle ("jogo fora", "gaat weg") is only a discard.
+        concepts.add("go_out")
     if ("por", "favor") in pairs:
         concepts.discard("play")  # "por favor" is please, not "pôr" (to put)
     if ("da", "me") in pairs:

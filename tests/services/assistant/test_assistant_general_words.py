@@ -41,6 +41,14 @@ from services.assistant.respond import respond
         ("K1", "fr", "lis-moi mes cartes", "answer hand"),
         ("K1", "en", "how does this assistant work?", "answer help"),
         ("K1", "nl", "hoe werkt deze assistent?", "answer help"),
+        # Laying down, then discarding, is going out (batch 15: sent as a plain discard, it
+        # threw the way out away); one verb with a particle is only a discard.
+        ("F5", "en", "I'll put my cards down and then discard the five of hearts", "go_out 5H"),
+        ("F5", "nl", "ik leg mijn kaarten neer en gooi harten vijf weg", "go_out 5H"),
+        ("F5", "fr", "je joue mes cartes puis je jette le cinq de cœur", "go_out 5H"),
+        ("F5", "pt", "baixo as cartas e descarto o cinco de copas", "go_out 5H"),
+        ("F5", "pt", "jogo fora o cinco de copas", "discard 5H"),
+        ("F5", "nl", "harten vijf gaat weg", "discard 5H"),
     ],
 )
 def test_a_line_is_understood_by_general_words(
