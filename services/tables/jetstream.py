@@ -222,9 +222,7 @@ class JetStreamStore:
         codes = list(seen)
         results = await asyncio.gather(*(one(c, seen[c]) for c in codes), return_exceptions=True)
         taken = {c: r for c, r in zip(codes, results, strict=True) if isinstance(r, int)}
-        failed = {
-            c: r for c, r in zip(codes, results, strict=True) if isinstance(r, BaseException)
-        }
+        failed = {c: r for c, r in zip(codes, results, strict=True) if isinstance(r, BaseException)}
         return taken, failed
 
     def _status(self, code: str) -> str | None:
