@@ -10,8 +10,6 @@
 * ``wait_connected`` blocks until connected and every subscription is acknowledged.
 * ``on_unmatched`` sees messages no subscription asked for (tests use it to catch leaks).
 * ``on_connected`` runs in the network thread after each (re)connection, subscriptions sent.
-* What a handler publishes leaves in one ``send``, right after the handler
-  (``services.paho_writes``).
 * Several URLs (``mqtt://h:1,mqtt://h:2``, the nodes of a NATS cluster): each failed
   connection or lost one moves the next attempt to the next node, round the list; a
   subscription granted before and refused after a reconnection is asked for again.
@@ -35,7 +33,6 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from protocol.topics import service_status
-from services.paho_writes import CoalescingPaho
 from services.wire import dumps, encode
 
 log = logging.getLogger("gamenight.mqtt")
@@ -199,7 +196,7 @@ class MqttClient:
         self._connected_hooks: list[Callable[[], None]] = (
             [] if on_connected is None else [on_connected]
         )
-        self._paho = CoalescingPaho(
+        self._paho = paho.Client(
             CallbackAPIVersion.VERSION2,
             client_id=self.client_id,
             clean_session=not persistent,
@@ -343,7 +340,7 @@ class MqttClient:
         Elsewhere this does nothing (paho's own thread writes as soon as it can).
         """
         if self.in_network_thread():
-            self._paho.write_queued()
+            self._paho.loop_write()
 
     def publish_json(self, topic: str, message: Any, qos: int = 1, retain: bool = False) -> None:
         """Publish ``message`` as compact UTF-8 JSON."""
@@ -493,6 +490,3 @@ class MqttClient:
                 handler(topic, bytes(message.payload))
             except Exception:  # a bad handler must not stop the network thread
                 log.exception("handler for %s failed", topic)
-        # What it published goes now: paho would write it only after every message it
-        # reads in this pass (up to one per message in flight), so later.
-        self._paho.write_queued()
