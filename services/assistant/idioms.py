@@ -22,6 +22,8 @@ def _idiom(phrase: str, add: str = "", drop: str = "") -> Idiom:
 IDIOMS: tuple[Idiom, ...] = (
     # English
     _idiom("what am i on", "score me"),
+    _idiom("where there s nothing", "empty", "end_turn where"),
+    _idiom("where nothing is", "empty", "end_turn where"),
     _idiom("what s * on $", "score"),
     _idiom("what is * on $", "score"),
     _idiom("how am i doing", "score me"),
@@ -72,6 +74,10 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("what do you reckon", "hint"),
     _idiom("what do you think", "hint"),
     # French
+    # "là où y a rien": a place with nothing on it is an empty pile, not "nothing" (end turn)
+    _idiom("ou y a rien", "empty", "end_turn have where"),
+    _idiom("ou il y a rien", "empty", "end_turn have where"),
+    _idiom("ou il n y a rien", "empty", "end_turn have where"),
     _idiom("en suis a combien", "score me"),
     _idiom("en suis ou", "score me"),
     _idiom("en est a combien", "score"),
@@ -97,6 +103,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("en penses quoi", "hint"),
     _idiom("qu en penses tu", "hint"),
     # Portuguese
+    _idiom("onde nao tem nada", "empty", "end_turn have where"),
+    _idiom("onde nao ha nada", "empty", "end_turn have where"),
     _idiom("quanto eu tenho", "score me"),
     _idiom("quanto tenho", "score me"),
     _idiom("me da", "take"),
@@ -119,6 +127,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("tu achas", "hint"),
     _idiom("como e que eu to", "score me"),
     # Dutch
+    _idiom("waar niks ligt", "empty", "end_turn where"),
+    _idiom("waar niets ligt", "empty", "end_turn where"),
     _idiom("sta ik ervoor", "score me"),
     _idiom("sta ik er voor", "score me"),
     _idiom("staat er voor", "score lead"),

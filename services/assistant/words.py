@@ -457,7 +457,11 @@ LANGUAGE_ONLY: dict[str, dict[str, frozenset[str]]] = {
         "as": frozenset(),
     },
     # "hoe win je?": you, not French "je"; "eerst" (first) is not "eerste" (the leader)
-    "nl": {"je": frozenset({"you"}), "eerst": frozenset({"first"})},
+    "nl": {
+        "je": frozenset({"you"}),
+        "eerst": frozenset({"first"}),
+        "want": frozenset(),  # because, not English "want" (take): "op noord, want die is leeg"
+    },
 }
 
 

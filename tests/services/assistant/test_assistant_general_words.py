@@ -57,6 +57,12 @@ from services.assistant.respond import respond
         ("K3", "fr", "cest a qui de jouer", "answer turn seat=1"),
         ("K1", "fr", "jai quoi comme cartes", "answer hand"),
         ("K1", "fr", "cest de pique a louest", "play 7S W"),  # "c'est" for "sept": the slip
+        # A place with nothing on it is an empty pile, not "nothing" (ending the turn).
+        ("K4", "en", "jack of hearts up top where there's nothing", "play JH N"),
+        ("K4", "pt", "o valete de copas lá em cima onde não tem nada", "play JH N"),
+        ("K4", "nl", "harten boer boven waar niks ligt", "play JH N"),
+        # Dutch "want" is "because", not English "want" (taking).
+        ("K4", "nl", "harten boer naar noord, want daar ligt niks", "play JH N"),
     ],
 )
 def test_a_line_is_understood_by_general_words(
