@@ -8,6 +8,8 @@ the whole corpus ``--rounds`` times (the first round warms the caches, and is no
 
     python -m benchmarks.assistant [--rounds 5]
     python -m benchmarks.assistant --heldout 1   # or 2, 3…: a held-out batch instead
+    python -m benchmarks.assistant --cross-validate   # the likeness fallback, batch by batch
+    python -m benchmarks.assistant --write-exemplars  # its labelled lines, from the files
 
 The corpus was written with the assistant, so its figure is a regression net, not an
 estimate on unseen lines. The held-out batches (``benchmarks/assistant_heldout/``, same
@@ -27,6 +29,7 @@ from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
 
+from benchmarks.assistant_similar import cross_validate, write_exemplars
 from benchmarks.latency import percentile
 from services.assistant.respond import respond
 
@@ -49,8 +52,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     batches = sorted({1} | {int(f.stem.split("_")[1]) for f in HELDOUT.glob("en_*.txt")})
     parser.add_argument("--heldout", type=int, choices=batches, help="a held-out batch")
+    parser.add_argument(
+        "--cross-validate", action="store_true", help="leave-one-batch-out of the likeness"
+    )
+    parser.add_argument(
+        "--write-exemplars", action="store_true", help="rewrite the likeness's labelled lines"
+    )
     args = parser.parse_args(argv)
     corpus = corpus_module()
+    if args.write_exemplars:
+        return write_exemplars(corpus, HELDOUT)
+    if args.cross_validate:
+        return cross_validate(corpus, HELDOUT)
     if args.heldout:
         suffix = "" if args.heldout == 1 else f"_{args.heldout}"
         lines = [

@@ -38,6 +38,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("what do i do", "do"),
     _idiom("what shall i do", "do"),
     _idiom("what now $", "do"),
+    _idiom("hit me", "draw"),  # the card-table call for one more card
     _idiom("^ and now $", "do"),
     _idiom("that s me", "end_turn"),
     _idiom("what goes on what", "build"),

@@ -61,9 +61,14 @@ def _seat(state: State) -> int | None:
 # ------------------------------------------------------------------ help, hint, moves
 
 
+def help_answer(state: State | None) -> Answer:
+    """What the assistant understands, for this game."""
+    return Answer("help", {"game": state.get("game") if state else None})
+
+
 def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.has("what", "say", "can") and not reading.any("go_out", "meld", "score", "value"):
-        return Answer("help", {"game": state.get("game") if state else None})
+        return help_answer(state)
     to_you = reading.any("you") or "te" in reading.words  # "comment je te parle ?"
     talk = reading.has("say") and to_you and reading.any("how", "what")  # "how do I talk to you?"
     able = reading.has("what", "you") and reading.any("can") and len(reading.words) <= 5
@@ -72,14 +77,17 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.any("you") or "te" in reading.words
     )  # "what should I say to you?", "qu'est-ce que je dois te dire ?"
     over = reading.any("end_turn", "when")  # "how do you know when it's over?": a rule
+    asked = asked or (  # "how does this assistant work?", "o que o assistente faz?"
+        reading.any("assistant") and reading.question and reading.any("how", "what", "works")
+    )
     if (asked or said_to_you) and not (reading.cards or reading.piles or over):
         # "tu comprends quoi ?", "what do you understand?"
-        return Answer("help", {"game": state.get("game") if state else None})
+        return help_answer(state)
     if not reading.any("help") or reading.any("hint"):
         return None
     if reading.any("what", "should") and reading.any("play"):
         return None  # "help me: what should I play?" is a hint
-    return Answer("help", {"game": state.get("game") if state else None})
+    return help_answer(state)
 
 
 def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
@@ -118,6 +126,8 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
+    if WILD_WORDS & set(reading.words) and not (_me(reading) or _acts(reading)):
+        return None  # "wilds are what now?": what is wild, not what to do
     if reading.any("empty") and not reading.cards and _general(reading):
         return None  # "what do I do with an empty space?": the rule
     if reading.cards and reading.any("you", "can") and not reading.any("what"):
@@ -126,6 +136,11 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None  # "ik zou klaveren zes op oost spelen": said, not asked
     if state is None:
         return Refusal("no_game_yet")
+    return hint_answer(state)
+
+
+def hint_answer(state: State) -> Answer:
+    """One good move for the seat, or whose turn it is when it has none."""
     action = suggest(state)
     if action is None:
         current = state.get("current_seat")
@@ -148,8 +163,9 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     options = options or (  # "which cards fit somewhere?", "welke kaarten passen ergens?"
         reading.question
         and reading.has("what", "card", "fits")
-        and not (reading.cards or reading.piles)
-    )
+        and not reading.cards
+        and all(spec.code for spec in reading.piles)
+    )  # "which of my cards fit on east?": there
     # "what may go on a red seven?": the cards that fit there
     options = options or (
         reading.has("what", "can") and bool(reading.cards) and all(s.onto for s in reading.cards)
@@ -273,18 +289,29 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         return None  # "how many cards do I draw?": the rule
     if state is None:
         return Refusal("no_game_yet")
-    counts: Sequence[int] = state.get("hand_counts") or []
     seat = _named_seat(reading, names)
     scored = state.get("game") == CROWNS or bool((state.get("options") or {}).get("session"))
     has = any("have" in concepts_of(word) for word in reading.words if word != "a")  # not "à"
     if seat is not None and scored and not (has or reading.any("card", "stock", "draw", "left")):
         return None  # "Ben's on how many?", "op hoeveel staat Ben?": points (standings)
-    me = _seat(state)
     stock = reading.any("stock", "draw") or (
         reading.any("left") and not _me(reading) and seat is None and not reading.any("everyone")
     )
     if stock and seat is None:
-        return _counted("stock_count", int(state.get("stock_count") or 0))
+        return stock_answer(state)
+    return cards_answer(reading, state, names)
+
+
+def stock_answer(state: State) -> Answer:
+    """How many cards are left to draw."""
+    return _counted("stock_count", int(state.get("stock_count") or 0))
+
+
+def cards_answer(reading: Reading, state: State, names: Mapping[int, str]) -> Answer:
+    """How many cards the player the line names holds (the asker, or everyone)."""
+    counts: Sequence[int] = state.get("hand_counts") or []
+    seat = _named_seat(reading, names)
+    me = _seat(state)
     if seat is not None and seat != me and 0 <= seat < len(counts):
         return _counted("cards_of", counts[seat], seat=seat)
     if (seat is not None and seat == me) or (_me(reading) and not reading.any("everyone")):
@@ -317,6 +344,11 @@ def _discard_top(
         return None
     if state is None:
         return Refusal("no_game_yet")
+    return discard_top_answer(state)
+
+
+def discard_top_answer(state: State) -> Answer:
+    """The card face up on the discard pile."""
     top = state.get("discard_top")
     return Answer("discard_top", {"card": top}) if top else Answer("discard_empty")
 
@@ -389,6 +421,11 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None
     if state is None:
         return Refusal("no_game_yet")
+    return turn_answer(state)
+
+
+def turn_answer(state: State) -> Answer:
+    """Whose turn it is, said to the asker ("it's your turn")."""
     current = state.get("current_seat")
     if not isinstance(current, int):
         return Answer("turn_none")
@@ -436,6 +473,11 @@ def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
         return None
     if state is None:
         return Refusal("no_game_yet")
+    return round_answer(state)
+
+
+def round_answer(state: State) -> Answer:
+    """Which round this is."""
     return Answer("round_is", {"round": state.get("round")})
 
 
@@ -471,6 +513,11 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None
     if state is None:
         return Refusal("no_game_yet")
+    return hand_answer(state)
+
+
+def hand_answer(state: State) -> Answer:
+    """The asker's own cards."""
     hand = list(state.get("hand") or [])
     return Answer("hand", {"cards": hand}) if hand else Answer("hand_empty")
 
@@ -501,6 +548,13 @@ def _standings(
         return None  # "comment on gagne (la partie) ?", "how do you win?": a rule
     if state is None:
         return Refusal("no_game_yet")
+    return standings_answer(reading, state, names, by_cards)
+
+
+def standings_answer(
+    reading: Reading, state: State, names: Mapping[int, str], by_cards: bool = False
+) -> Answer:
+    """Who leads (by points, or by fewest cards in an unscored game), or one player's total."""
     me = _seat(state)
     scores: Sequence[int] = state.get("scores") or []
     counts: Sequence[int] = state.get("hand_counts") or []
@@ -542,16 +596,36 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         )
     )
     acting = _acts(reading) and not (reading.question and reading.any("have"))  # "do we have…"
-    if not (said_wild or joker_round) or reading.any("value", "how_many") or acting:
+    priced = reading.any("value", "how_many") and not _which_is_wild(reading)
+    if not (said_wild or joker_round) or priced or acting:
         return None
     if not (reading.question or reading.any("what", "show")):
         return None  # "rappelle-moi le joker de la manche": asked too
     if state is None:
         return Refusal("no_game_yet")
+    return wild_answer(state)
+
+
+def wild_answer(state: State) -> Answer:
+    """What is wild this round (nothing in Kings in the Corner)."""
     wild = state.get("wild_rank")
     if state.get("game") != CROWNS or not isinstance(wild, int):
         return Answer("wild_none")
     return Answer("wild", {"wild_rank": wild})
+
+
+def _which_is_wild(reading: Reading) -> bool:
+    """ "Which card counts as wild?", "que carta tá valendo como curinga?": the wild rank
+    asked, not its price."""
+    said_wild = bool(WILD_WORDS & set(reading.words))
+    return (
+        said_wild
+        and reading.has("what", "card")
+        and reading.question
+        and not reading.any("me")  # "what's a wild card worth if I get stuck with it"
+        and not reading.any("how_many", "score")
+        and not any(spec.rank for spec in reading.cards)
+    )
 
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
@@ -574,12 +648,19 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     )
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
+    if _which_is_wild(reading):
+        return None
     if not reading.question and _acts(reading):
         return None  # "lose the seven of diamonds": a discard
     if not priced or (reading.any("me", "who") and not reading.cards and not wild_said):
         return None
     if state is None:
         return Refusal("no_game_yet")
+    return value_answer(reading, state, wild_said)
+
+
+def value_answer(reading: Reading, state: State, wild_said: bool) -> Answer:
+    """What the card the line names costs in hand at the end (the scoring rule if none)."""
     game = state.get("game")
     wild = state.get("wild_rank")
     wild_rank = wild if isinstance(wild, int) else 0
@@ -614,6 +695,23 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
 
 
 # ------------------------------------------------------------------ the rules
+
+
+def rule_answer(base: str, state: State) -> Answer:
+    """The rule on ``base`` (a topic without the table's options: "draw", "score"…)
+    for this game and these options."""
+    game = state.get("game")
+    options: Mapping[str, Any] = state.get("options") or {}
+    topic = base
+    if base == "draw":
+        topic = "draw_" + str(options.get("draw", "start"))
+    elif base == "score" and game != CROWNS:
+        topic = "score_" + str(options.get("scoring", "kings_ten"))
+    elif base == "move":
+        topic = "move_kings" if options.get("king_pile_to_corner", True) else "move"
+    elif base == "discard_taken":
+        topic = "discard_taken_" + ("yes" if options.get("discard_taken") else "no")
+    return Answer(f"rule_{_prefix(game)}_{topic}")
 
 
 def _prefix(game: object) -> str:

@@ -37,6 +37,7 @@ from services.assistant.words import (
     WILD_WORDS,
     card_code,
     concepts_of,
+    is_known,
     normalize,
     plain,
     split_compound,
@@ -187,7 +188,14 @@ def _elided(word: str) -> tuple[str, str] | None:
         rest = word[1:]
         if rest in HORIZONTAL or rest in VERTICAL or rest in CORNER_WORDS:
             return "l", rest
+    if len(word) >= 5 and word[0] == "j" and not is_known(word):  # "jpioche", "jprends"
+        rest = word[1:]
+        if concepts_of(rest) & _ELIDED_VERBS:
+            return "j", rest
     return None
+
+
+_ELIDED_VERBS = frozenset({"draw", "take", "discard", "play", "move", "go_out", "end_turn"})
 
 
 def plain_keep_case(text: str) -> str:
@@ -207,7 +215,10 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     text = _without_refused_clauses(_corrected(text), speaker_of(lang))
     words, upper = tokens(text)
     speaker = speaker_of(lang)
+    if speaker in (None, "en"):
+        _to_misheard(words)
     per_word = [set(concepts_of(word, speaker)) for word in words]
+    _modal_want(words, per_word)
     added: set[str] = set()
     for start, end, (_, add, drop) in idiom_spans(words):
         added |= add
@@ -265,9 +276,39 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
 # "the six of clubs, no wait, the six of spades": what follows the correction stands.
 _CORRECTION = re.compile(
     r"\b(?:no|non|n[aã]o|nee)\W+(?:wait|attends?|espera|pera|wacht)\b|\bi mean\b"
+    r"|\b(?:wait|attends?|espera|pera|wacht)\W+(?:no|non|n[aã]o|nee)\b"
+    r"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)\s*,(?!\s*(?:wait|attends?|espera|pera|wacht)\b)"
     r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b",
     re.IGNORECASE,
 )
+
+
+# "Want" as a verb of its own is taking ("quero o rei"); before another verb, a modal.
+_WANT_WORDS = frozenset({"quero", "queria", "quer", "veux", "voudrais", "veut", "wil", "wilde"})
+_OTHER_VERBS = frozenset({"play", "draw", "discard", "move", "go_out", "end_turn"})
+
+
+def _modal_want(words: list[str], per_word: list[set[str]]) -> None:
+    """ "eu quero pôr o rei…", "je veux jouer le sept", "ik wil de zeven spelen": the
+    verb said after "want" is the action, not taking."""
+    verbs = (found - {"discard"} if "discard_pile" in found else found for found in per_word)
+    if any(found & _OTHER_VERBS for found in verbs):  # "o descarte" is the pile, no verb
+        for index, word in enumerate(words):
+            if word in _WANT_WORDS:
+                per_word[index].discard("take")
+
+
+def _to_misheard(words: list[str]) -> None:
+    """ "seven of spades two west": "two" (or "too") between a card's suit and a pile is
+    "to" heard as a number."""
+    for index in range(1, len(words) - 1):
+        after = words[index + 1 + (words[index + 1] == "the" and index + 2 < len(words))]
+        if (
+            words[index] in ("two", "too")
+            and words[index - 1] in SUIT_WORDS
+            and (after in HORIZONTAL or after in VERTICAL or after in CORNER_WORDS)
+        ):
+            words[index] = "to"
 
 
 def speaker_of(lang: str | None) -> str | None:
@@ -467,6 +508,8 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
 
 def _role(words: list[str], index: int) -> tuple[bool, bool]:
     """Whether the word at ``index`` follows an "onto" or a "from" word (articles between)."""
+    if index >= 2 and words[index - 1] == "de" and "corner" in concepts_of(words[index - 2]):
+        return _role(words, index - 2)  # "no cantinho de cima à esquerda": the corner's role
     before = index - 1
     after_de = False  # "de" is "from" in French, "the" in Dutch: "from" only if nothing else
     while before >= 0:

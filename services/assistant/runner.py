@@ -20,6 +20,7 @@ from typing import Any, Self
 from protocol import topics
 from protocol.messages import ProtocolError
 from services.assistant.respond import error_reply, respond
+from services.assistant.similar import default_model
 from services.assistant.speech.listener import VoiceListener
 from services.delivery import Deliveries
 from services.mqtt import BrokerUrl, MqttClient
@@ -54,6 +55,9 @@ class AssistantRunner:
         self.client.subscribe(ALL_TABLE_VIEWS, self._on_table_view, qos=1)
         self.client.subscribe(topics.ALL_SEAT_SAYS, self._on_say, qos=1)
         self.client.subscribe(topics.ALL_SEAT_VOICES, self.voice.on_voice, qos=1)
+        # The likeness's index takes a second or more to build: built now, beside the
+        # connection, rather than by the first line that needs it.
+        threading.Thread(target=default_model, name="assistant-likeness", daemon=True).start()
         self.voice.start(timeout)
         self.client.start()
         self.client.wait_connected(timeout)

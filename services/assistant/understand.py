@@ -19,6 +19,7 @@ from typing import Any
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
 from services.assistant.reading import CardSpec, PileSpec, Reading, read
+from services.assistant.similar import recognise
 from services.assistant.words import (
     CONNECTORS,
     FILLERS,
@@ -75,7 +76,45 @@ def understand(
     reading = read(text, lang, first_names)
     if not reading.words:
         return Refusal("not_understood", {"text": text.strip()[:80]})
-    answered = ask(reading, state, names or {})
+    understood = _by_rules(text, reading, state, names or {})
+    if lang is not None and isinstance(understood, Refusal) and understood.code == "not_understood":
+        # Said in another language than the phone's ("tire uma carta" on an English
+        # phone): the words' stems in every language; only a whole action, every word
+        # placed, is taken from that reading (as it would be in the phone's language).
+        anywhere = read(text, None, first_names)
+        other = _by_rules(text, anywhere, state, names or {})
+        if isinstance(other, Act):
+            return other
+    if state is not None and _weak(understood, reading):
+        # No rule placed the words: a question put another way may still be close to
+        # lines people said for it (answered only; an action never comes from likeness).
+        alike = recognise(reading, state, names or {}, lang)
+        if alike is not None:
+            return alike
+    return understood
+
+
+# What the rules say when a question's words named no move they know: a question of
+# another kind, maybe ("can a queen start an empty corner?" is the corner rule).
+_WEAK_FOR_A_QUESTION = frozenset(
+    {"no_such_move", "card_not_held", "no_move_for_card", "not_discard_top", "legal_no"}
+)
+
+
+def _weak(understood: Understood, reading: Reading) -> bool:
+    """Nothing understood, or, for a question, only that no move fits."""
+    if isinstance(understood, Act):
+        return False
+    if understood.code == "not_understood":
+        return isinstance(understood, Refusal)
+    return reading.question and understood.code in _WEAK_FOR_A_QUESTION
+
+
+def _by_rules(
+    text: str, reading: Reading, state: Mapping[str, Any] | None, names: Mapping[int, str]
+) -> Understood:
+    """What the words, placed one by one, ask for."""
+    answered = ask(reading, state, names)
     if answered is not None:
         return answered
     if state is None:
@@ -192,12 +231,15 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
         verbs = verbs - {"discard"}  # "take the discard": the pile, not the verb
     elif "discard" in verbs and not reading.has("discard_pile"):
         verbs = verbs - {"take"}  # "get rid of the seven"
-    if kind == "play" and any(spec.onto and spec.code for spec in reading.piles):
-        verbs = verbs - {"discard"}  # "gooi schoppen zeven op west": thrown onto a pile
+    if kind == "play" and (
+        any(spec.onto and spec.code for spec in reading.piles)
+        or any(spec.onto for spec in reading.cards)
+    ):
+        verbs = verbs - {"discard"}  # "gooi schoppen zeven op west", "…sur le sept": onto
     if kind == "play" and len(reading.cards) == 2:
         verbs = verbs - {"take"}  # "the red ten gets the black nine"
-    if kind == "move" and len(reading.piles) == 2:
-        verbs = verbs - {"take"}  # "take the east pile and put it on north"
+    if kind == "move" and (len(reading.piles) == 2 or len(reading.cards) == 2):
+        verbs = verbs - {"take"}  # "take the east pile and put it on north", "…the 7 to the 8"
     if ("go_out" in verbs) != (kind == "go_out"):
         return False  # going out is only ever said
     if verbs - ALLOWED_VERBS[kind]:

@@ -130,7 +130,7 @@ FROM = frozenset({"from", "de", "du", "des", "da", "do", "van", "uit", "off"})
 # A word may carry several concepts ("discard" is a verb and a pile).
 CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "draw": {
-        "en": ("draw", "drew", "drawn", "pick"),
+        "en": ("draw", "drew", "drawn", "pick", "hit"),  # "hit me": one more card
         "fr": ("piocher", "pioche", "tirer"),
         "pt": ("comprar", "compro", "tirar", "puxar", "pescar"),
         "nl": ("trekken", "trek", "getrokken", "trok"),
@@ -269,10 +269,16 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "turn": {"en": ("turn", "go", "next", "waiting"), "fr": ("tour", "suivant", "attend"),
              "pt": ("vez", "turno", "proximo", "espera"),
              "nl": ("beurt", "volgende", "wachten")},
-    "show": {"en": ("show", "tell", "list", "see", "remind"),
-             "fr": ("montre", "dis", "voir", "affiche", "rappelle", "liste", "lister"),
-             "pt": ("mostra", "diz", "ver", "mostrar", "lembra", "lista", "listar"),
-             "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen")},
+    "show": {"en": ("show", "tell", "list", "see", "remind", "read"),
+             "fr": ("montre", "dis", "voir", "affiche", "rappelle", "liste", "lister", "lis",
+                    "lire"),
+             "pt": ("mostra", "diz", "ver", "mostrar", "lembra", "lista", "listar", "leia",
+                    "ler"),
+             "nl": ("toon", "laat", "zien", "zeg", "herinner", "noem", "opnoemen", "lees",
+                    "voorlezen")},
+    # The assistant itself: "how does this assistant work?"
+    "assistant": {"en": ("assistant",), "fr": ("assistant",), "pt": ("assistente",),
+                  "nl": ("assistent",)},
     "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen",
                      "added", "totalled", "tallied", "marked",
                      "scoring"),
@@ -386,7 +392,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
               "nl": ("afwisselen", "afwisselend", "kleuren", "kleur", "stapelen", "aanleggen",
                      "bouwen", "bouw")},
     # Where a card fits: "which cards fit somewhere?", "welke kaarten passen ergens?"
-    "fits": {"en": ("fit", "fits"), "fr": ("vont", "rentrent"), "pt": ("cabem", "cabe", "encaixa"),
+    "fits": {"en": ("fit", "fits"), "fr": ("vont", "rentrent"),
+             "pt": ("cabem", "cabe", "encaixa", "servem", "encaixam"),
              "nl": ("passen", "past")},
     # Before anything else: "do I have to draw first?" asks a rule.
     "first": {"en": ("first", "before", "beforehand", "closest", "nearest"),
@@ -424,7 +431,8 @@ FILLERS = frozenset(
      "guess", "think", "maybe", "valeu", "beleza", "tipo", "hoor", "toch", "dus", "cheers",
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
-     "geloof", "eentje", "zo", "tja", "good", "goed", "voorlopig", "train"}}
+     "geloof", "eentje", "zo", "tja", "good", "goed", "voorlopig", "train",
+     "jullie", "voces", "vous", "guys", "als", "if"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
@@ -487,6 +495,13 @@ def card_code(word: str) -> tuple[int, str] | None:
 def stems(word: str) -> tuple[str, ...]:
     """The word's Snowball stem in each language, in ``LANGUAGES`` order."""
     return tuple(_STEMMERS[lang].stemWord(word) for lang in LANGUAGES)
+
+
+@lru_cache(maxsize=65536)
+def stem_in(word: str, lang: str | None) -> str:
+    """The word's Snowball stem in the speaker's language (as written if it is not known)."""
+    stemmer = _STEMMERS.get(lang or "")
+    return stemmer.stemWord(word) if stemmer is not None else word
 
 
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").

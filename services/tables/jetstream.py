@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -51,6 +52,7 @@ WRONG_LAST_SEQUENCE = (10071, 10164)  # the server's codes for a failed expected
 TAKEOVER_AT_ONCE = 64  # tables claimed and read concurrently by one takeover
 SETUP_SECONDS = 30.0  # a cluster just started may still be electing its leaders
 EPOCH_HEADER, AT_HEADER, FENCE_HEADER = "Gn-Epoch", "Gn-At", "Gn-Fence"
+log = logging.getLogger("gamenight.tables")
 
 
 class JetStreamStore:
@@ -149,8 +151,27 @@ class JetStreamStore:
         """Take an open table from the lease ``seen``; its new epoch, or None."""
         if seen.owner == NO_OWNER or self._status(code) in (None, CLOSED):
             return None
-        lease = self.leases.claim(code, seen)
+        lease = self._run(self._claim(code, seen))
         return None if lease is None else lease.epoch
+
+    async def _claim(self, code: str, seen: Lease) -> Lease | None:
+        """``Leases.claim_async``, and if the lease changed: ours anyway, it is taken again.
+
+        A claim whose reply NATS lost (a leader being elected) may have been made: the
+        lease then names us at a revision we never heard of. Giving that table up would
+        leave it to nobody (no copy takes a live copy's table), so it is claimed again.
+        """
+        taken = await self.leases.claim_async(code, seen)
+        if taken is not None:
+            return taken
+        try:
+            entry = await self.leases.kv.get(code)
+        except KeyNotFoundError:
+            return None
+        now = Lease.decode(entry.value, entry.revision or 0)
+        if now.owner != self.owner:
+            return None  # another copy's now
+        return await self.leases.claim_async(code, now)
 
     def take_over(self, seen: Mapping[str, Lease]) -> dict[str, int]:
         """Claim many tables at once and read their logs back (sealed): ``{code: epoch}``.
@@ -158,9 +179,28 @@ class JetStreamStore:
         Concurrent, so that a copy taking a thousand tables does it in about the time
         of a few dozen; ``entries`` then answers those tables from what was read.
         """
-        return self._run(self._take_over(seen), timeout=SETUP_SECONDS * 2)  # type: ignore[no-any-return]
+        return self.try_take_over(seen)[0]
 
-    async def _take_over(self, seen: Mapping[str, Lease]) -> dict[str, int]:
+    def try_take_over(self, seen: Mapping[str, Lease]) -> tuple[dict[str, int], set[str]]:
+        """``take_over``, and the tables whose fate is unknown (NATS failed: try again).
+
+        The others not taken are surely not ours (another copy's lease, or closed).
+        """
+        taken, failed = self._run(self._take_over(seen), timeout=SETUP_SECONDS * 2)
+        if failed:
+            first = next(iter(failed.values()))
+            log.warning(
+                "%d of %d tables not taken over (%s: %s); tried again",
+                len(failed),
+                len(seen),
+                type(first).__name__,
+                first,
+            )
+        return taken, set(failed)
+
+    async def _take_over(
+        self, seen: Mapping[str, Lease]
+    ) -> tuple[dict[str, int], dict[str, BaseException]]:
         assert self._tables is not None
         tables = self._tables
         at_once = asyncio.Semaphore(TAKEOVER_AT_ONCE)
@@ -173,7 +213,7 @@ class JetStreamStore:
                     return None
                 if lease.owner == NO_OWNER or meta.get("status") == CLOSED:
                     return None
-                taken = await self.leases.claim_async(code, lease)
+                taken = await self._claim(code, lease)
                 if taken is None:
                     return None
                 self._prefetched[code] = (taken.epoch, await self._read_and_seal(code))
@@ -181,7 +221,9 @@ class JetStreamStore:
 
         codes = list(seen)
         results = await asyncio.gather(*(one(c, seen[c]) for c in codes), return_exceptions=True)
-        return {c: r for c, r in zip(codes, results, strict=True) if isinstance(r, int)}
+        taken = {c: r for c, r in zip(codes, results, strict=True) if isinstance(r, int)}
+        failed = {c: r for c, r in zip(codes, results, strict=True) if isinstance(r, BaseException)}
+        return taken, failed
 
     def _status(self, code: str) -> str | None:
         assert self._tables is not None

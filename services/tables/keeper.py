@@ -102,10 +102,15 @@ class LeaseKeeper:
         """Claim every held table again at a new epoch (all at once), or give it up."""
         with self.service.lock:  # no table is being created meanwhile
             seen = dict(self.leases.held)
-            epochs = self.store.take_over(seen)
+            epochs, unknown = self.store.try_take_over(seen)
             for code in seen:
                 if code in epochs:
                     self._adopt(code, epochs[code])
+                elif code in unknown:
+                    # NATS failed (a stream leader being elected): maybe still ours. Not
+                    # served until ``_recheck`` claims it again; given up, no copy would
+                    # take it (its lease names a live copy) and it would answer nobody.
+                    self.service.drop(code)
                 else:
                     self._lost(code)
 
@@ -138,8 +143,14 @@ class LeaseKeeper:
         """Look at every lease: take our share of the dead copies' tables."""
         orphans: dict[str, float] = {}
         ours: dict[str, Lease] = {}
+        mine: dict[str, Lease] = {}
         for code, lease in self.leases.snapshot().items():
             held = self.leases.held.get(code)
+            if lease.owner == self.owner and (held is None or held.revision < lease.revision):
+                # Ours, at a revision we never heard of (a claim whose reply NATS lost):
+                # nobody else would take it. Taken back (checked under the lock, below).
+                mine[code] = lease
+                continue
             if held is not None and held.revision != lease.revision:
                 self._lost(code)  # someone took it from us
                 continue
@@ -151,8 +162,18 @@ class LeaseKeeper:
             else:
                 orphans[code] = since
         self._orphans = orphans
+        if mine:
+            with self.service.lock:  # a table being created is held once this is free
+                mine = {c: lease for c, lease in mine.items() if self._unheld(c, lease)}
+            if mine:
+                log.warning("%d tables leased to this copy but not held: taken back", len(mine))
+            ours.update(mine)
         if ours:
             self._take(ours)
+
+    def _unheld(self, code: str, lease: Lease) -> bool:
+        held = self.leases.held.get(code)
+        return held is None or held.revision < lease.revision
 
     def _take(self, seen: dict[str, Lease]) -> None:
         """Claim and read the tables at once, then adopt them one by one (under the lock)."""

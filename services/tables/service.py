@@ -191,6 +191,10 @@ class TablesService:
                 key = (int(entry["seat"]), str(entry["intent_id"]))
                 answered[key] = self._ok(str(entry["intent_id"]), table.seq)
                 _trim(answered)
+            elif entry.get(HOST_INTENT):
+                host_id = str(entry[HOST_INTENT])
+                answered[(HOST_SENDER, host_id)] = self._ok(host_id, table.seq)
+                _trim(answered)
         self.tables[code] = table
         self.answered[code] = answered
         return table
@@ -396,6 +400,9 @@ class TablesService:
         except TableError as error:
             self._reply(reply_topic, _error(intent_id, error.code, error.params))
             return
+        # The command's id goes into the log with its last entry, so that a copy taking the
+        # table over (or a rebuild) still answers a resent command rather than applying it.
+        entries[-1] = {**entries[-1], HOST_INTENT: intent_id}
         for entry in entries:
             if not self._commit(table, entry, reply_topic, intent_id):
                 return
@@ -773,6 +780,7 @@ def _dry_run(table: Table, entry: Mapping[str, Any]) -> None:
 
 
 HOST_SENDER = -1  # host commands' ids are remembered apart from every seat's
+HOST_INTENT = "host_intent"  # the key of a host command's id in its last log entry
 
 
 def _trim(answered: OrderedDict[tuple[int, str], dict[str, Any]]) -> None:

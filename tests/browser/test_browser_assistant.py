@@ -54,3 +54,16 @@ def test_a_phone_plays_and_asks_in_words(open_page: Callable[..., Any]) -> None:
     lang = "fr" if waiting is ana else "en"
     expected = words(lang)["error.not_understood"].replace("{text}", "the weather is lovely")
     assert waiting.inner_text("#toast") == expected
+
+
+def test_an_answer_goes_when_the_next_line_is_sent(open_page: Callable[..., Any]) -> None:
+    tv, ana, bob = two_players_joined(open_page)
+    start_game(tv, (ana, bob))
+    type_line(ana, "whose turn is it?")
+    ana.wait_for_selector("#answer:not([hidden])")
+    type_line(ana, "the weather is lovely")  # refused: the old answer must not stand beside it
+    ana.wait_for_function(
+        "() => !document.querySelector('#toast').hidden"
+        " && document.querySelector('#toast').textContent.includes('weather')"
+    )
+    assert ana.is_hidden("#answer")

@@ -74,3 +74,20 @@ def test_the_tv_says_a_bot_plays_for_a_player_who_went_away(
     bob.context.close()
     label = tv.wait_for_selector(".stand-in", timeout=30_000)
     assert label.inner_text() == "played by a bot while Bob is away"
+
+
+def test_a_lone_player_starts_and_a_computer_player_takes_the_empty_seat(
+    lan_page: Callable[..., Any], bots: BotsRunner
+) -> None:
+    tv = lan_page("tv", "/", label="tv")
+    code = table_code(tv)
+    assert tv.is_disabled("#lobby-controls [data-op=start]")  # nobody seated yet
+    assert not tv.is_visible("#lobby-controls .start-fills")
+    ana = lan_page("phone", f"/join/{code}", label="Ana", lang="fr")
+    join(ana, "Ana")
+    note = tv.wait_for_selector("#lobby-controls .start-fills")
+    assert "computer player" in note.inner_text()
+    tv.click("#lobby-controls [data-op=start]")  # Kings in the Corner needs two: a bot joins
+    ana.wait_for_selector("#play:not([hidden]) #hand .card")
+    chip = tv.wait_for_selector("#players [data-seat='1']")
+    assert "🤖" in chip.inner_text()

@@ -256,9 +256,12 @@ export function renderHostControls(container, view, send, { minSeats = MIN_PLAYE
   const table = el("div", { class: "host-buttons" });
   if (view.status === "lobby") {
     table.append(button(t("ui.add_bot"), "add_bot", send));
-    table.append(
-      button(t("ui.start"), "start", send, { primary: true, disabled: view.players.length < minSeats }),
-    );
+    // The tables service seats computer players up to the game's minimum on start, so a
+    // lone player can start too (rules.md: computer players fill empty seats).
+    table.append(button(t("ui.start"), "start", send, { primary: true, disabled: !view.players.length }));
+    if (view.players.length && view.players.length < minSeats) {
+      table.append(el("p", { class: "muted start-fills", text: t("ui.start_fills") }));
+    }
   }
   if (view.status === "round_over") table.append(button(t("ui.next_round"), "next_round", send, { primary: true }));
   if (view.status === "finished") table.append(button(t("ui.rematch"), "rematch", send, { primary: true }));

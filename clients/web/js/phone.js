@@ -407,6 +407,7 @@ function sayLine(text) {
   const line = text.trim();
   if (!line || !page.link || !page.creds) return;
   page.saying = newId("s");
+  $("answer").hidden = true; // it answered an earlier line: never shown beside a newer one
   page.link.publish(seatTopic("say"), { v: 1, id: page.saying, text: line.slice(0, 200), lang: language() });
 }
 

@@ -188,19 +188,7 @@ def stack(tmp_path: Path) -> Iterator[ClusterStack]:
         yield running
 
 
-# Known defect (issue 13, open): when the killed node led every JetStream stream, the
-# players are back within 6 s but the tables copies answer no move for over a minute.
-LEADER_NODE_STALLS = pytest.mark.xfail(
-    reason="after the death of the node leading every stream, play does not resume",
-    strict=False,
-)
-
-
-@pytest.mark.parametrize(
-    "leader",
-    [False, pytest.param(True, marks=LEADER_NODE_STALLS)],
-    ids=["follower-node", "leader-node"],
-)
+@pytest.mark.parametrize("leader", [False, True], ids=["follower-node", "leader-node"])
 def test_players_on_a_killed_node_reconnect_within_5_s_and_lose_no_accepted_move(
     stack: ClusterStack, leader: bool
 ) -> None:

@@ -1,0 +1,86 @@
+"""General word knowledge added after held-out batch 14, each checked on lines other than
+that batch's: corrections, elisions, modal "want", a corner's "de", a card thrown onto a
+card, a pile taken onto another by its cards, "two"/"too" misheard for "to", which card is
+wild, the cards that fit a named pile, "read me", the assistant asked about."""
+
+from __future__ import annotations
+
+import pytest
+from assistant_corpus import NAMES, expected_matches, seat_view
+
+from services.assistant.respond import respond
+
+
+@pytest.mark.parametrize(
+    ("position", "lang", "text", "expected"),
+    [
+        # A correction: what follows "wait no" or a bare ", no," stands.
+        ("K1", "en", "seven of spades on east, wait no, six of clubs on east", "play 6C E"),
+        ("K1", "pt", "o seis de paus no leste, não, o seis de espadas no leste", "play 6S E"),
+        ("K1", "nl", "klaveren zes op oost, nee, schoppen zes op oost", "play 6S E"),
+        # French elision typed without its apostrophe.
+        ("K2", "fr", "jprends une carte", "draw"),
+        ("K2", "fr", "jpioche une carte", "draw"),
+        # "Want" before another verb is a modal, not taking.
+        ("K1", "fr", "je veux jouer le six de trèfle sur l'est", "play 6C E"),
+        ("K1", "pt", "quero colocar o rei de copas no canto de cima à direita", "play KH NE"),
+        # A card thrown onto a card is played there.
+        ("K1", "fr", "je jette le six de pique sur le sept", "play 6S E"),
+        # A pile taken onto another, both named by their cards.
+        ("K1", "en", "take the seven of hearts onto the eight of clubs", "move E N"),
+        # "too"/"two" between a suit and a pile is "to" misheard.
+        ("K1", "en", "seven of spades too west", "play 7S W"),
+        ("K1", "en", "six of clubs two east", "play 6C E"),
+        # One more card, as at the card table; padding that addresses the others.
+        ("K2", "en", "hit me", "draw"),
+        ("K2", "nl", "ik trek een kaart, als jullie het goedvinden", "draw"),
+        # Which card is wild, asked with a word of price.
+        ("F1", "pt", "qual carta vale como curinga?", "answer wild wild_rank=5"),
+        ("F1", "en", "wild cards are what now?", "answer wild wild_rank=5"),
+        # "Read me my cards", the assistant asked about.
+        ("K1", "fr", "lis-moi mes cartes", "answer hand"),
+        ("K1", "en", "how does this assistant work?", "answer help"),
+        ("K1", "nl", "hoe werkt deze assistent?", "answer help"),
+    ],
+)
+def test_a_line_is_understood_by_general_words(
+    position: str, lang: str, text: str, expected: str
+) -> None:
+    said = {"v": 1, "id": "g1", "text": text, "lang": lang}
+    sent = respond(said, seat_view(position), NAMES)
+    assert expected_matches(expected, sent), sent
+
+
+@pytest.mark.parametrize(
+    ("position", "lang", "text"),
+    [
+        ("F1", "pt", "quero a carta do descarte"),  # "want" with no other verb: taking
+        ("F1", "fr", "je veux la dame"),
+    ],
+)
+def test_want_with_no_other_verb_still_takes_the_discard(
+    position: str, lang: str, text: str
+) -> None:
+    sent = respond({"v": 1, "id": "g2", "text": text, "lang": lang}, seat_view(position), NAMES)
+    assert expected_matches("draw discard", sent), sent
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "which of my cards fit on east?"), ("pt", "quais cartas minhas encaixam no leste?")],
+)
+def test_the_cards_that_fit_on_a_named_pile_not_the_whole_hand(lang: str, text: str) -> None:
+    sent = respond({"v": 1, "id": "g3", "text": text, "lang": lang}, seat_view("K1"), NAMES)
+    assert sent[1]["data"]["answer"] == "moves", sent
+    assert sent[1]["data"]["params"]["cards"] == ["6C", "6S"]  # the sixes, on the red seven
+
+
+@pytest.mark.parametrize("text", ["tire uma carta", "compra uma carta", "je pioche une carte"])
+def test_an_action_said_in_another_language_than_the_phone_s_is_sent(text: str) -> None:
+    """On an English phone in the play phase, as "draw a card" is: the table says why not."""
+    sent = respond({"v": 1, "id": "g4", "text": text, "lang": "en"}, seat_view("K1"), NAMES)
+    assert expected_matches("draw", sent), sent
+    english = respond(
+        {"v": 1, "id": "g5", "text": "draw a card", "lang": "en"}, seat_view("K1"), NAMES
+    )
+    assert expected_matches("draw", english), english
