@@ -53,7 +53,9 @@ PASSING_REFUSALS = (
     "no_answer",
     "unknown_table",
 )
-ANSWER_TIMEOUT = 5.0  # seconds: an intent with no view showing it by then is "late"
+# Seconds: an intent sent in the window with no view showing it by then is "late". After
+# the window no new intent is sent (those in flight at the end were counted late before).
+ANSWER_TIMEOUT = 5.0
 
 
 @dataclass(slots=True)
@@ -313,9 +315,15 @@ class Generator:
         seat.acted_on = seat.seq
         loop.call_later(delay, self._act, seat, seat.seq)
 
+    def _over(self) -> bool:
+        """The window has ended: no new intents, those in flight have ``ANSWER_TIMEOUT``."""
+        return time.time() >= self.window[1]
+
     def _act(self, seat: Seat, seq: int) -> None:
         if not self.playing or seat.seq != seq or seat.view is None or seat.connection is None:
             return  # the table moved on meanwhile (a host op): the next view decides
+        if self._over():
+            return
         state = seat.view["state"]
         if seat.player is None:
             seat.player = make_player(self.game, PLAYER_LEVEL, f"{seat.table}:{seat.seat}")
@@ -323,10 +331,10 @@ class Generator:
         action = seat.player.choose(state)
         intent = act_intent(uuid.uuid4().hex[:16], seq, seat.player_id, action)
         seat.sent_at, seat.sent_wall = time.perf_counter(), time.time()
-        if seat.waiting >= 0:
+        start, end = self.window
+        if seat.waiting >= 0 and start <= seat.sent_wall < end:
             self.late += 1  # the last one was never shown (counted, then forgotten)
         seat.waiting = seq + 1
-        start, end = self.window
         if start <= seat.sent_wall < end:
             self.sent_in_window += 1
         seat.connection.publish(
@@ -335,6 +343,8 @@ class Generator:
 
     def _host_op(self, seat: Seat, op: str) -> None:
         if seat.connection is None or seat.connection.transport is None:
+            return
+        if self.playing and self._over():
             return
         self.host_ops += 1
         message = {"v": 1, "id": uuid.uuid4().hex[:16], "op": op, "player": seat.player_id}
@@ -347,7 +357,9 @@ class Generator:
             self._consider(seat)
 
     def result(self) -> dict[str, Any]:
-        waiting = sum(1 for seat in self.players if seat.waiting >= 0)
+        start, end = self.window
+        # Sent in the window and still not shown ``ANSWER_TIMEOUT`` after it: late too.
+        waiting = sum(1 for s in self.players if s.waiting >= 0 and start <= s.sent_wall < end)
         return {
             "latencies": self.latencies,
             "sent": self.sent_in_window,

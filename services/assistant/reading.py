@@ -146,10 +146,12 @@ def tokens(text: str) -> tuple[list[str], list[bool]]:
     """Normalised words, Dutch compounds split, and whether each was written in capitals."""
     words: list[str] = []
     upper: list[bool] = []
-    for match in _WORD.finditer(plain_keep_case(text[:_MAX_CHARS])):
-        raw = match.group()[:_MAX_WORD]
+    raws = [
+        match.group()[:_MAX_WORD] for match in _WORD.finditer(plain_keep_case(text[:_MAX_CHARS]))
+    ]
+    for at, raw in enumerate(raws):
         word = raw.lower()
-        parts = split_compound(word) or _elided(word)
+        parts = split_compound(word) or _elided(word) or _contracted(word, raws[at + 1 : at + 3])
         for part in parts or (word,):
             if words and _joined(words, part):
                 continue
@@ -182,7 +184,7 @@ def _joined(words: list[str], part: str) -> bool:
     return False
 
 
-def _elided(word: str) -> tuple[str, str] | None:
+def _elided(word: str) -> tuple[str, ...] | None:
     """French elision typed without its apostrophe: "louest", "lest" (l'ouest, l'est)."""
     if len(word) >= 4 and word[0] == "l" and not concepts_of(word):
         rest = word[1:]
@@ -195,7 +197,30 @@ def _elided(word: str) -> tuple[str, str] | None:
     return None
 
 
+def _contracted(word: str, following: list[str]) -> tuple[str, ...] | None:
+    """A French contraction typed without its apostrophe ("cest", "jai"), read as with it;
+    but "cest de pique" is a seven heard as "c'est" (the slip), left for the card reader."""
+    parts = _CONTRACTED.get(word)
+    if parts and word == "cest" and len(following) == 2 and following[0].lower() in ("de", "d"):
+        return None if following[1].lower() in SUIT_WORDS else parts
+    return parts
+
+
+# French contractions typed (or transcribed) without their apostrophe, read as with it.
+_CONTRACTED: dict[str, tuple[str, ...]] = {
+    "cest": ("c", "est"),
+    "quest": ("qu", "est"),
+    "jai": ("j", "ai"),
+    "jen": ("j", "en"),
+    "jy": ("j", "y"),
+    "nimporte": ("n", "importe"),
+    "quil": ("qu", "il"),
+    "questce": ("qu", "est", "ce"),
+}
+
+
 _ELIDED_VERBS = frozenset({"draw", "take", "discard", "play", "move", "go_out", "end_turn"})
+_THEN = frozenset({"and", "then", "et", "puis", "e", "depois", "en", "dan"})
 
 
 def plain_keep_case(text: str) -> str:
@@ -264,6 +289,12 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         concepts.add("go_out")  # "I lay everything down", "je pose tout"
     if ("lay", "down") in pairs and "discard" in concepts:
         concepts.add("go_out")  # "lay down, discard the king"
+    if {"play", "discard"} <= concepts and _THEN & set(words) and not piles and not question:
+        # Laying cards down, then discarding, is going out ("je pose mes cartes et je
+        # défausse le cinq", "vou baixar o jogo todo e descartar o sete"): sent as a plain
+        # discard, it would throw the round's way out away. Two clauses: one verb and a
+        # particle ("jogo fora", "gaat weg") is only a discard.
+        concepts.add("go_out")
     if ("por", "favor") in pairs:
         concepts.discard("play")  # "por favor" is please, not "pôr" (to put)
     if ("da", "me") in pairs:
@@ -274,11 +305,16 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
 
 
 # "the six of clubs, no wait, the six of spades": what follows the correction stands.
+_WAIT = r"(?:wait|attends?|espera|pera[ií]?|wacht)"
 _CORRECTION = re.compile(
-    r"\b(?:no|non|n[aã]o|nee)\W+(?:wait|attends?|espera|pera|wacht)\b|\bi mean\b"
-    r"|\b(?:wait|attends?|espera|pera|wacht)\W+(?:no|non|n[aã]o|nee)\b"
-    r"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)\s*,(?!\s*(?:wait|attends?|espera|pera|wacht)\b)"
-    r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b",
+    rf"\b(?:no|non|n[aã]o|nee)\W+{_WAIT}(?!\w)|\bi mean\b"
+    rf"|\b{_WAIT}\W+(?:no|non|n[aã]o|nee)\b"
+    rf"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)\s*,(?!\s*{_WAIT}(?!\w))"
+    r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b"
+    # Said without commas, as a recogniser writes it: "actually no", "non pardon",
+    # "eh nee toch maar".
+    r"|\bactually\W+no\b|\bno\W+actually\b|\bnon\W+pardon\b|\bpardon\W+non\b"
+    r"|\b(?:eh\W+)?nee\W+toch(?:\W+maar)?\b",
     re.IGNORECASE,
 )
 

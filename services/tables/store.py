@@ -4,6 +4,11 @@ WAL with ``synchronous=NORMAL``: a commit survives a crash of the process (the c
 test with kill -9); only a power cut may lose the last few commits, which is the usual
 trade for sub-millisecond appends.
 
+Checkpoints (copying the WAL into the database file, with its fsyncs) run in a thread of
+their own, on their own connection, once a second: SQLite's automatic one runs inside
+whichever commit crosses 1,000 pages, and stalled that intent (and every one queued
+behind it) for 20-30 ms every couple of seconds under load (``benchmarks.load``).
+
 Ownership: each table row carries an ``epoch`` that only grows. A service that takes a
 table bumps it; an append checks it inside the same transaction, so a second copy of the
 service that lost the table can never write to it (``LeaseLostError``).
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -29,6 +35,7 @@ _APPEND_IF_OWNER = (
     " WHERE EXISTS (SELECT 1 FROM tables WHERE code = ? AND epoch = ?)"
 )
 CLOSED = "closed"  # a table closed for idleness: kept with its log, never restored
+CHECKPOINT_SECONDS = 1.0  # between the checkpointer's passes (see the module docstring)
 
 
 class LeaseLostError(Exception):
@@ -65,6 +72,24 @@ class Store:
         # (status, game) as last written per table: most appends change neither.
         self._listed: dict[str, tuple[str, str]] = {}
         self._create_schema()
+        conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job
+        self._closing = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoint_loop(self) -> None:
+        """PASSIVE checkpoints: they never wait for, nor block, the appends."""
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._closing.wait(CHECKPOINT_SECONDS):
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:  # busy or gone: the next pass tries again
+                    continue
+        finally:
+            conn.close()
 
     def _create_schema(self) -> None:
         db = self.db
@@ -224,4 +249,6 @@ class Store:
         return int(row[0])
 
     def close(self) -> None:
-        self.db.conn.close()
+        self._closing.set()
+        self._checkpointer.join()
+        self.db.conn.close()  # the last connection: checkpoints what is left

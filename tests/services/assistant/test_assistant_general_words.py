@@ -41,6 +41,22 @@ from services.assistant.respond import respond
         ("K1", "fr", "lis-moi mes cartes", "answer hand"),
         ("K1", "en", "how does this assistant work?", "answer help"),
         ("K1", "nl", "hoe werkt deze assistent?", "answer help"),
+        # Laying down, then discarding, is going out (batch 15: sent as a plain discard, it
+        # threw the way out away); one verb with a particle is only a discard.
+        ("F5", "en", "I'll put my cards down and then discard the five of hearts", "go_out 5H"),
+        ("F5", "nl", "ik leg mijn kaarten neer en gooi harten vijf weg", "go_out 5H"),
+        ("F5", "fr", "je joue mes cartes puis je jette le cinq de cœur", "go_out 5H"),
+        ("F5", "pt", "baixo as cartas e descarto o cinco de copas", "go_out 5H"),
+        ("F5", "pt", "jogo fora o cinco de copas", "discard 5H"),
+        ("F5", "nl", "harten vijf gaat weg", "discard 5H"),
+        # A correction as a recogniser writes it, without commas (batch 15).
+        ("K1", "en", "six of spades on east actually no seven of spades on west", "play 7S W"),
+        ("K1", "fr", "le sept de pique à l'ouest non pardon le six de trèfle à l'est", "play 6C E"),
+        ("F3", "nl", "harten drie eh nee toch maar ruiten zeven afleggen", "discard 7D"),
+        # French contractions without their apostrophe, as typed in a hurry (batch 15).
+        ("K3", "fr", "cest a qui de jouer", "answer turn seat=1"),
+        ("K1", "fr", "jai quoi comme cartes", "answer hand"),
+        ("K1", "fr", "cest de pique a louest", "play 7S W"),  # "c'est" for "sept": the slip
     ],
 )
 def test_a_line_is_understood_by_general_words(

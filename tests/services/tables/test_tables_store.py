@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,47 @@ def test_a_failed_append_leaves_the_table_as_the_log_has_it(
     assert reply["error"] == {"code": "storage_failed", "params": {}}
     assert service.tables[code].seats == {}  # rebuilt from the log: the join never happened
     assert service.tables[code].seq == before
+
+
+def _append_moves(store: Store, count: int) -> None:
+    epoch = store.create_table("ABCD", "kings-corner", "me")
+    store.append("ABCD", epoch, 1, {"kind": "create", "game": "kings-corner"}, "playing", "x")
+    for seq in range(2, count + 2):
+        move = {"kind": "act", "seat": 0, "action": {"type": "draw"}, "intent_id": f"i{seq}"}
+        store.append("ABCD", epoch, seq, move, "playing", "x")
+
+
+def test_appends_never_checkpoint_the_log_themselves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SQLite's own checkpoint ran inside the append crossing 1,000 WAL pages (20-30 ms
+    # with its fsyncs, under load): with the checkpointer asleep, nothing copies the WAL.
+    monkeypatch.setattr("services.tables.store.CHECKPOINT_SECONDS", 3600.0)
+    store = Store(tmp_path / "gn.db")
+    try:
+        _append_moves(store, 1500)
+        page = int(store.db.conn.execute("PRAGMA page_size").fetchone()[0])
+        wal = (tmp_path / "gn.db-wal").stat().st_size
+        assert wal > 1200 * page  # past SQLite's automatic threshold: not checkpointed
+        assert (tmp_path / "gn.db").stat().st_size < 100 * page
+    finally:
+        store.close()
+    assert Store(tmp_path / "gn.db").log_length("ABCD") == 1501  # closing checkpointed it
+
+
+def test_the_checkpointer_copies_the_log_into_the_database_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("services.tables.store.CHECKPOINT_SECONDS", 0.05)
+    store = Store(tmp_path / "gn.db")
+    try:
+        _append_moves(store, 300)
+        page = int(store.db.conn.execute("PRAGMA page_size").fetchone()[0])
+        pages = int(store.db.conn.execute("PRAGMA page_count").fetchone()[0])
+        assert pages > 10
+        deadline = time.monotonic() + 10
+        while (tmp_path / "gn.db").stat().st_size < pages * page:
+            assert time.monotonic() < deadline, "the WAL was never checkpointed"
+            time.sleep(0.05)
+    finally:
+        store.close()
