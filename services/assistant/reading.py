@@ -265,6 +265,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     question = (
         stripped.endswith("?")
         or (lead in QUESTION_STARTS and lead not in _NOT_QUESTION_STARTS.get(speaker or "", ()))
+        or _asks_after_opener(words)
         or bool(_ASKING_ANYWHERE & set(words))
         or ("how", "much") in itertools.pairwise(words)
     )  # "if I keep a wild, how much is that": a question, at its end
@@ -295,6 +296,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         # discard, it would throw the round's way out away. Two clauses: one verb and a
         # particle ("jogo fora", "gaat weg") is only a discard.
         concepts.add("go_out")
+    if "discard" in concepts and {"rest", "reste", "resto"} & set(words) and not question:
+        concepts.add("go_out")  # "the five on the discard and the rest on the table"
     if ("por", "favor") in pairs:
         concepts.discard("play")  # "por favor" is please, not "pôr" (to put)
     if ("da", "me") in pairs:
@@ -386,6 +389,24 @@ _ASKING_ANYWHERE = frozenset({"combien", "quanto", "quantos", "quantas", "hoevee
 _VOCATIVE = re.compile(r"^\W*[^\W\d_]+\s*,")
 
 
+# A question word right after a preposition, article or "and" opening the line, as a
+# recogniser writes it with no "?": "à quel moment…", "o que ficou…", "at what point…".
+_OPENERS = frozenset(
+    {"a", "o", "at", "em", "op", "in", "and", "et", "e", "en", "so", "alors", "entao", "dus",
+     "but", "mais", "mas", "maar", "ok", "okay"}
+)  # fmt: skip
+_WH = frozenset(
+    {"who", "whose", "what", "whats", "which", "how", "when", "where", "why", "qui", "que",
+     "quoi", "quel", "quelle", "quels", "quelles", "combien", "quand", "comment", "quem",
+     "qual", "quais", "quanto", "quantos", "quantas", "quando", "como", "onde", "wie", "wat",
+     "welke", "welk", "hoeveel", "wanneer", "hoe", "waar", "waarom"}
+)  # fmt: skip
+
+
+def _asks_after_opener(words: list[str]) -> bool:
+    return len(words) > 2 and words[0] in _OPENERS and words[1] in _WH
+
+
 def _lead_word(text: str, words: list[str]) -> str:
     """The word a line opens with, past a name or interjection set apart by a comma:
     "Ben, jij bent" is no question ("ben ik?" is), "zo, ben ik?" one."""
@@ -421,6 +442,9 @@ def _unnegated(
     """The cards said, less those refused: "not the queen, I'll draw", "pas la dame",
     "niet de vrouw", "a dama não" name the queen only to rule it out."""
     negations = _CARD_NEGATIONS | _NEGATIONS | ({"pas"} if lang in (None, "fr") else set())
+    # "I'll leave the queen", "je laisse la dame", "die vrouw laat ik liggen": refused too.
+    words = [_NOT if _leaves(words, at) else word for at, word in enumerate(words)]
+    negations = negations | {_NOT}
     kept = []
     for spec in cards:
         before = spec.at - 1
@@ -442,6 +466,29 @@ def _unnegated(
         if not refused:
             kept.append(spec)
     return tuple(kept)
+
+
+_NOT = "\0not"  # a word that refuses the card it is said with (never a word of a line)
+_LEAVING = frozenset(
+    {"leave", "leaving", "laisse", "laisser", "laisserai", "deixo", "deixa", "deixar", "deixe",
+     "laat", "laten"}
+)  # fmt: skip
+_LETTING = frozenset({"eu", "me", "moi", "nous", "mij", "ons", "ik", "pra", "para", "que"})
+_LYING = frozenset({"liggen", "staan", "zitten"})  # Dutch "laten liggen": leave be
+
+
+def _leaves(words: list[str], index: int) -> bool:
+    """Is ``words[index]`` a verb leaving a card be ("leave the queen", "deixo a dama")?
+    Not "let me" ("deixa eu jogar o sete", "laisse-moi jouer"); Dutch "laat" only with
+    "liggen" ("laat ik de zeven spelen" is let me play)."""
+    word = words[index]
+    if word not in _LEAVING:
+        return False
+    if index + 1 < len(words) and words[index + 1] in _LETTING and word not in ("laat", "laten"):
+        return False
+    if word in ("laat", "laten"):
+        return bool(_LYING & set(words[index + 1 : index + 6]))
+    return True
 
 
 def _ends_clause(words: list[str], index: int) -> bool:

@@ -63,6 +63,22 @@ from services.assistant.respond import respond
         ("K4", "nl", "harten boer boven waar niks ligt", "play JH N"),
         # Dutch "want" is "because", not English "want" (taking).
         ("K4", "nl", "harten boer naar noord, want daar ligt niks", "play JH N"),
+        # A card left be is refused: the draw is from the stock (batch 16 took the discard).
+        ("F1", "en", "I'll leave the queen and draw from the deck", "draw stock"),
+        ("F1", "fr", "je laisse la dame et je pioche", "draw stock"),
+        ("F1", "pt", "deixo a dama e compro do monte", "draw stock"),
+        ("F1", "nl", "ik laat de vrouw liggen en pak van de stapel", "draw stock"),
+        # ... but "let me" is no leaving: the card is named.
+        ("F1", "pt", "deixa eu pegar a dama", "draw discard"),
+        ("F1", "fr", "laisse-moi prendre la dame", "draw discard"),
+        ("K1", "nl", "laat ik de zeven van schoppen op west leggen", "play 7S W"),
+        # A question word after an opening preposition or article, with no "?" (batch 16
+        # ended a turn for "à quel moment la manche s'arrête", drew for "o que ficou…").
+        ("K1", "nl", "op welk moment is de ronde voorbij", "answer rule_kc_round_end"),
+        ("F1", "pt", "o que tá em cima do descarte agora", "answer discard_top"),
+        # The card on the discard and "the rest" laid down is going out.
+        ("F5", "fr", "le cinq de cœur à la défausse et le reste sur la table", "go_out 5H"),
+        ("F5", "en", "five of hearts on the discard and the rest down", "go_out 5H"),
     ],
 )
 def test_a_line_is_understood_by_general_words(
