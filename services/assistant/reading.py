@@ -266,6 +266,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         stripped.endswith("?")
         or (lead in QUESTION_STARTS and lead not in _NOT_QUESTION_STARTS.get(speaker or "", ()))
         or _asks_after_opener(words)
+        or _wonders(words, concepts)
+        or _about_another(stripped, words, names)
         or bool(_ASKING_ANYWHERE & set(words))
         or ("how", "much") in itertools.pairwise(words)
     )  # "if I keep a wild, how much is that": a question, at its end
@@ -404,7 +406,35 @@ _WH = frozenset(
 
 
 def _asks_after_opener(words: list[str]) -> bool:
-    return len(words) > 2 and words[0] in _OPENERS and words[1] in _WH
+    if len(words) > 2 and words[0] in _OPENERS and words[1] in _WH:
+        return True
+    # "and what if I put…", "et si je mets…", "e se eu colocar…": a move only wondered about
+    return len(words) > 2 and words[0] in _OPENERS | {"what"} and words[1] in _IF
+
+
+_IF = frozenset({"if", "si", "se", "als"})
+_OR_NOT = frozenset({("or", "not"), ("ou", "pas"), ("ou", "non"), ("ou", "nao"), ("of", "niet")})
+_WONDERING = frozenset({"could", "might", "wonder", "wondering", "pergunto", "demande"})
+_WOULD_LIKE = frozenset({"like", "love", "prefer", "rather"})
+
+
+def _wonders(words: list[str], concepts: set[str]) -> bool:
+    """A move wondered about, not asked for: "I could go out", "would you take it?",
+    "tu prendrais la dame", "je prends la dame ou pas", "i wonder if I should…"."""
+    if _WONDERING & set(words) or tuple(words[-2:]) in _OR_NOT:
+        return True
+    if any(
+        w == "would" and words[i + 1 : i + 2] != [] and words[i + 1] not in _WOULD_LIKE
+        for i, w in enumerate(words[:-1])
+    ):
+        return "you" in concepts  # "would you take the queen or draw" (not "I would like")
+    return {"conditional", "you"} <= concepts  # "tu prendrais", "você pegaria"
+
+
+def _about_another(text: str, words: list[str], names: frozenset[str]) -> bool:
+    """A line opening with a player's name, not set apart by a comma, speaks of that
+    player ("Zoé should play the seven", "Ben took the queen"): never the speaker's move."""
+    return len(words) > 1 and words[0] in names and not _VOCATIVE.match(text)
 
 
 def _lead_word(text: str, words: list[str]) -> str:
@@ -471,7 +501,8 @@ def _unnegated(
 _NOT = "\0not"  # a word that refuses the card it is said with (never a word of a line)
 _LEAVING = frozenset(
     {"leave", "leaving", "laisse", "laisser", "laisserai", "deixo", "deixa", "deixar", "deixe",
-     "laat", "laten"}
+     "laat", "laten", "keep", "keeping", "garde", "gardes", "garder", "guardo", "guarda",
+     "guardar", "houd", "hou", "houden"}
 )  # fmt: skip
 _LETTING = frozenset({"eu", "me", "moi", "nous", "mij", "ons", "ik", "pra", "para", "que"})
 _LYING = frozenset({"liggen", "staan", "zitten"})  # Dutch "laten liggen": leave be

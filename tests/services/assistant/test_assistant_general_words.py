@@ -122,3 +122,35 @@ def test_an_action_said_in_another_language_than_the_phone_s_is_sent(text: str) 
         {"v": 1, "id": "g5", "text": "draw a card", "lang": "en"}, seat_view("K1"), NAMES
     )
     assert expected_matches("draw", english), english
+
+
+@pytest.mark.parametrize(
+    ("position", "lang", "text"),
+    [
+        # A move wondered about, with no "?": "what if…", "or not", "could", "I wonder".
+        ("K1", "fr", "et si je mets le six de trèfle à l'est"),
+        ("K1", "pt", "e se eu colocar o seis de paus no leste"),
+        ("K1", "nl", "en als ik de klaveren zes op oost leg"),
+        ("K1", "en", "and what if i put the six of clubs on east"),
+        ("F1", "fr", "je prends la dame ou pas"),
+        ("F1", "pt", "pego a dama ou não"),
+        ("K1", "fr", "je finis mon tour ou pas"),
+        ("F2", "en", "i could go out with the king"),
+        ("F1", "en", "i wonder if i should take the queen"),
+        # Another player's move spoken of, not the speaker's.
+        ("K1", "en", "zoe should play the seven on west"),
+        ("F1", "en", "ben took the queen"),
+        # A card kept where it is is not taken.
+        ("F1", "en", "keep the queen there and give me one from the deck"),
+        ("F1", "fr", "garde ta dame, je pioche"),
+    ],
+)
+def test_a_move_wondered_about_or_spoken_of_is_not_made(
+    position: str, lang: str, text: str
+) -> None:
+    view = seat_view(position)
+    kind, message = respond({"v": 1, "id": "g2", "text": text, "lang": lang}, view, NAMES)
+    wondered = {"play", "go_out", "end_turn"}
+    if kind == "intent":  # only a draw from the stock may come of these lines
+        assert message["action"]["type"] not in wondered, (text, message)
+        assert message["action"].get("source") != "discard", (text, message)
