@@ -22,6 +22,7 @@ def _idiom(phrase: str, add: str = "", drop: str = "") -> Idiom:
 IDIOMS: tuple[Idiom, ...] = (
     # English
     _idiom("what am i on", "score me"),
+    _idiom("stop it", "", "end_turn"),  # said to someone: "stop it, Ben"
     _idiom("where there s nothing", "empty", "end_turn where"),
     _idiom("where nothing is", "empty", "end_turn where"),
     _idiom("what s * on $", "score"),

@@ -587,6 +587,7 @@ _HANDING_OVER = frozenset(
 _NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
 _ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
 _NEGATIVE_WORDS = frozenset({"nada", "rien", "niks", "niets", "nothing"})
+_AUXILIARIES = frozenset({"ai", "as", "avons", "avez", "ont", "suis", "es", "sommes", "etes"})
 
 
 def _negated(words: list[str], per_word: list[set[str]]) -> bool:
@@ -607,6 +608,8 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
             negated.update(range(index + 1, min(index + 4, len(words))))
         elif word == "pas" and index:  # "je ne sors pas": the verb before
             negated.add(index - 1)
+            if words[index - 1] in _AUXILIARIES and index + 1 < len(words):
+                negated.add(index + 1)  # "j'ai pas fini", "je suis pas prêt": the participle
         if word == "niet" and index == len(words) - 1:
             negated.update(range(index))  # "speel de zeven niet": Dutch negates the clause
     # "não tenho mais nada", "I can't do nothing": the word is its own negation

@@ -77,7 +77,12 @@ def understand(
     if not reading.words:
         return Refusal("not_understood", {"text": text.strip()[:80]})
     understood = _by_rules(text, reading, state, names or {})
-    if lang is not None and isinstance(understood, Refusal) and understood.code == "not_understood":
+    if (
+        lang is not None
+        and isinstance(understood, Refusal)
+        and understood.code == "not_understood"
+        and not reading.negated  # "j'ai pas fini": refused in French, not Dutch "ik pas"
+    ):
         # Said in another language than the phone's ("tire uma carta" on an English
         # phone): the words' stems in every language; only a whole action, every word
         # placed, is taken from that reading (as it would be in the phone's language).

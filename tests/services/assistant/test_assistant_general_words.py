@@ -143,6 +143,12 @@ def test_an_action_said_in_another_language_than_the_phone_s_is_sent(text: str) 
         # A card kept where it is is not taken.
         ("F1", "en", "keep the queen there and give me one from the deck"),
         ("F1", "fr", "garde ta dame, je pioche"),
+        # Not finished: the French "pas" (no "ne") before a participle, and never read
+        # again as Dutch "ik pas" (it ended the turn).
+        ("K1", "fr", "j'ai pas fini"),
+        ("K1", "fr", "attends, j'ai pas encore fini mon tour"),
+        # Said to someone else.
+        ("K1", "en", "stop it ben"),
     ],
 )
 def test_a_move_wondered_about_or_spoken_of_is_not_made(
