@@ -23,6 +23,8 @@ IDIOMS: tuple[Idiom, ...] = (
     # English
     _idiom("what am i on", "score me"),
     _idiom("stop it", "", "end_turn"),  # said to someone: "stop it, Ben"
+    _idiom("out of luck", "", "go_out"),
+    _idiom("out of options", "", "go_out"),
     _idiom("where there s nothing", "empty", "end_turn where"),
     _idiom("where nothing is", "empty", "end_turn where"),
     _idiom("what s * on $", "score"),

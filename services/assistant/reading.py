@@ -271,6 +271,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         or bool(_ASKING_ANYWHERE & set(words))
         or ("how", "much") in itertools.pairwise(words)
     )  # "if I keep a wild, how much is that": a question, at its end
+    negated = negated or (not question and _later(words, per_word))
     _in_context(words, concepts, cards, question)
     pairs = set(itertools.pairwise(words))
     if ("ce", "qui") in pairs and words.count("qui") == 1:
@@ -587,6 +588,31 @@ _HANDING_OVER = frozenset(
 _NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
 _ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
 _NEGATIVE_WORDS = frozenset({"nada", "rien", "niks", "niets", "nothing"})
+_BEFORE_NT = frozenset({"won", "can", "didn", "doesn", "haven", "shouldn", "wouldn", "couldn"})
+# Not now: "almost out", "je vais bientôt sortir", "I'll go out next turn".
+_SOON = frozenset(
+    {"almost", "nearly", "soon", "later", "presque", "bientot", "quase", "logo", "depois",
+     "bijna", "straks", "wont"}
+)  # fmt: skip
+_NEXT_TURN = frozenset(
+    {("next", "turn"), ("next", "time"), ("prochain", "tour"), ("proximo", "turno"),
+     ("proxima", "vez"), ("volgende", "beurt"), ("volgende", "keer")}
+)  # fmt: skip
+
+
+def _later(words: list[str], per_word: list[set[str]]) -> bool:
+    """Is the line's move for later, so no move now? "almost out", "going out soon", "je
+    vais bientôt sortir", "I'll go out next turn" ("next turn!" alone still ends this one)."""
+    pairs = set(itertools.pairwise(words))
+    soon = bool(_SOON & set(words))
+    if not soon and not (pairs & _NEXT_TURN):
+        return False
+    acts = _ACTS if soon else _ACTS - {"end_turn"}
+    return any(found & acts for found in per_word) and not any(
+        found & _ACTS - acts for found in per_word
+    )
+
+
 _AUXILIARIES = frozenset({"ai", "as", "avons", "avez", "ont", "suis", "es", "sommes", "etes"})
 
 
@@ -604,7 +630,9 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
             and (words[index - 1] in RANK_WORDS or words[index - 1] in SUIT_WORDS)
         ):
             continue  # "a dama não, compro do monte": the card is refused, not the verb after
-        if word in _NEGATIONS:
+        if word in _NEGATIONS or (
+            word in _BEFORE_NT and words[index + 1 : index + 2] == ["t"]  # "won't", "can't"
+        ):
             negated.update(range(index + 1, min(index + 4, len(words))))
         elif word == "pas" and index:  # "je ne sors pas": the verb before
             negated.add(index - 1)

@@ -149,6 +149,14 @@ def test_an_action_said_in_another_language_than_the_phone_s_is_sent(text: str) 
         ("K1", "fr", "attends, j'ai pas encore fini mon tour"),
         # Said to someone else.
         ("K1", "en", "stop it ben"),
+        # Not now: "won't", "almost", "soon", "next turn" (each went out at once).
+        ("F2", "en", "i won't go out"),
+        ("F2", "en", "almost out"),
+        ("F2", "fr", "je suis presque sortie"),
+        ("F2", "pt", "quase batendo"),
+        ("F2", "nl", "ik ga straks uit"),
+        ("F2", "en", "i'll go out next turn"),
+        ("F2", "en", "i'm out of luck"),
     ],
 )
 def test_a_move_wondered_about_or_spoken_of_is_not_made(
