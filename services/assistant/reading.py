@@ -491,8 +491,11 @@ def _unnegated(
             or words[after] in COLOUR_WORDS
         ):
             after += 1  # past the card's own words: "a dama de ouros não"
-        refused = (before >= 0 and any(word in negations for word in window)) or (
-            after < len(words) and words[after] in negations and _ends_clause(words, after)
+        refused = (
+            (before >= 0 and any(word in negations for word in window))
+            or (after < len(words) and words[after] in negations and _ends_clause(words, after))
+            or _declined(words, after)
+            or (before >= 0 and _less_wanted(words, before))
         )
         if not refused:
             kept.append(spec)
@@ -521,6 +524,25 @@ def _leaves(words: list[str], index: int) -> bool:
     if word in ("laat", "laten"):
         return bool(_LYING & set(words[index + 1 : index + 6]))
     return True
+
+
+_NO = frozenset({"no", "non", "nao", "nee", "nah", "nope"})
+_THANKS = frozenset({"thanks", "thank", "merci", "obrigado", "obrigada", "dank", "bedankt"})
+_PREFERRING = frozenset({"rather", "plutot", "prefere", "prefiro", "prefer", "liever"})
+_THAN = frozenset({"than", "que", "dan"})
+
+
+def _declined(words: list[str], after: int) -> bool:
+    """ "the queen? no thanks", "la dame ? non merci": the card just named, turned down."""
+    if after >= len(words) or words[after] not in _NO:
+        return False
+    return after + 1 == len(words) or words[after + 1] in _THANKS
+
+
+def _less_wanted(words: list[str], before: int) -> bool:
+    """ "I'd rather have a new card than the queen", "plutôt la pioche que la dame": the
+    card after "than" is the one not wanted."""
+    return words[before] in _THAN and bool(_PREFERRING & set(words[:before]))
 
 
 def _ends_clause(words: list[str], index: int) -> bool:

@@ -72,6 +72,13 @@ from services.assistant.respond import respond
         ("F1", "pt", "deixa eu pegar a dama", "draw discard"),
         ("F1", "fr", "laisse-moi prendre la dame", "draw discard"),
         ("K1", "nl", "laat ik de zeven van schoppen op west leggen", "play 7S W"),
+        # A card preferred less, or turned down just after it is named, is refused.
+        ("F1", "en", "i'd rather have a new card than the queen", "draw stock"),
+        ("F1", "fr", "plutôt une carte de la pioche que la dame", "draw stock"),
+        ("F1", "en", "i'd rather take the queen than draw", "draw discard"),
+        ("F1", "fr", "la dame ? non merci", "refuse not_understood"),
+        ("F1", "en", "the queen? no thanks", "refuse not_understood"),
+        ("F1", "nl", "de vrouw? nee, dank je", "refuse not_understood"),
         # A question word after an opening preposition or article, with no "?" (batch 16
         # ended a turn for "à quel moment la manche s'arrête", drew for "o que ficou…").
         ("K1", "nl", "op welk moment is de ronde voorbij", "answer rule_kc_round_end"),
