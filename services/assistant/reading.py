@@ -424,12 +424,9 @@ def _wonders(words: list[str], concepts: set[str]) -> bool:
     "tu prendrais la dame", "je prends la dame ou pas", "i wonder if I should…"."""
     if _WONDERING & set(words) or tuple(words[-2:]) in _OR_NOT:
         return True
-    if any(
-        w == "would" and words[i + 1 : i + 2] != [] and words[i + 1] not in _WOULD_LIKE
-        for i, w in enumerate(words[:-1])
-    ):
-        return "you" in concepts  # "would you take the queen or draw" (not "I would like")
-    return {"conditional", "you"} <= concepts  # "tu prendrais", "você pegaria"
+    # "would you take the queen or draw" (not "I would like"), "tu prendrais", "você pegaria"
+    would = any(w == "would" and after not in _WOULD_LIKE for w, after in itertools.pairwise(words))
+    return "you" in concepts and (would or "conditional" in concepts)
 
 
 def _about_another(text: str, words: list[str], names: frozenset[str]) -> bool:
@@ -519,11 +516,9 @@ def _leaves(words: list[str], index: int) -> bool:
     word = words[index]
     if word not in _LEAVING:
         return False
-    if index + 1 < len(words) and words[index + 1] in _LETTING and word not in ("laat", "laten"):
-        return False
     if word in ("laat", "laten"):
         return bool(_LYING & set(words[index + 1 : index + 6]))
-    return True
+    return index + 1 == len(words) or words[index + 1] not in _LETTING
 
 
 _NO = frozenset({"no", "non", "nao", "nee", "nah", "nope"})
@@ -614,7 +609,7 @@ _BEFORE_NT = frozenset({"won", "can", "didn", "doesn", "haven", "shouldn", "woul
 # Not now: "almost out", "je vais bientôt sortir", "I'll go out next turn".
 _SOON = frozenset(
     {"almost", "nearly", "soon", "later", "presque", "bientot", "quase", "logo", "depois",
-     "bijna", "straks", "wont"}
+     "bijna", "straks", "wont"}  # "wont": "won't" typed without its apostrophe
 )  # fmt: skip
 _NEXT_TURN = frozenset(
     {("next", "turn"), ("next", "time"), ("prochain", "tour"), ("proximo", "turno"),

@@ -89,7 +89,11 @@ def test_appends_never_checkpoint_the_log_themselves(
         assert (tmp_path / "gn.db").stat().st_size < 100 * page
     finally:
         store.close()
-    assert Store(tmp_path / "gn.db").log_length("ABCD") == 1501  # closing checkpointed it
+    reopened = Store(tmp_path / "gn.db")
+    try:
+        assert reopened.log_length("ABCD") == 1501  # closing checkpointed it
+    finally:
+        reopened.close()
 
 
 def test_the_checkpointer_copies_the_log_into_the_database_file(
