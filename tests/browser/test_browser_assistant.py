@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from browser_lan_launch import lan_chromium_fixture, lan_page_fixture  # noqa: F401
 from browser_play import hand, is_my_turn, shown_seq, start_game, two_players_joined
 
 from services.web.settings import DEFAULT_CLIENT_DIR
@@ -56,8 +57,8 @@ def test_a_phone_plays_and_asks_in_words(open_page: Callable[..., Any]) -> None:
     assert waiting.inner_text("#toast") == expected
 
 
-def test_an_answer_goes_when_the_next_line_is_sent(open_page: Callable[..., Any]) -> None:
-    tv, ana, bob = two_players_joined(open_page)
+def test_an_answer_goes_when_the_next_line_is_sent(lan_page: Callable[..., Any]) -> None:
+    tv, ana, bob = two_players_joined(lan_page)  # as a phone on the LAN meets the pages
     start_game(tv, (ana, bob))
     type_line(ana, "whose turn is it?")
     ana.wait_for_selector("#answer:not([hidden])")
