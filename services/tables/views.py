@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.game import Event
@@ -30,18 +30,29 @@ def table_view(table: Table) -> dict[str, Any]:
     }
 
 
+def merged_state(shared: dict[str, Any], private: dict[str, Any]) -> dict[str, Any]:
+    """A seat's state: the public one and the seat's own part (which wins a shared key)."""
+    return {**shared, **private}
+
+
 def seat_view(
-    table: Table, seat: int, kicked: bool = False, public: dict[str, Any] | None = None
+    table: Table,
+    seat: int,
+    kicked: bool = False,
+    public: dict[str, Any] | None = None,
+    merge: Callable[[dict[str, Any], dict[str, Any]], Any] = merged_state,
 ) -> dict[str, Any]:
     """What one phone shows: its own hand and legal actions, nobody else's cards.
 
     ``public``: this table's public view, when already built (a move builds it once).
+    ``merge``: makes the state from the public and private parts (``merged_state``, or
+    the same already serialised: ``services.tables.service.PublicView``).
     """
     info = table.seats.get(seat)
     state = None
     if table.state is not None and not kicked and seat < table.state.seats:
         shared = public["state"] if public is not None else table.state.view_for(None)
-        state = {**shared, **table.state.private_view(seat)}
+        state = merge(shared, table.state.private_view(seat))
     view: dict[str, Any] = {
         "v": 1,
         "table": table.code,
