@@ -24,8 +24,6 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any, Protocol
 
-import orjson
-
 from engine.registry import game_rules
 from protocol import topics
 from protocol.messages import MAX_PAYLOAD, ProtocolError
@@ -42,7 +40,7 @@ from services.tables.store import (
 )
 from services.tables.stores import TableStore
 from services.tables.table import BOT_LEVELS, DEFAULT_BOT_LEVEL, SeatInfo, Table, TableError
-from services.tables.views import events_message, merged_state, seat_view, table_view
+from services.tables.views import PublicView, events_message, seat_view, table_view
 from services.wire import decode, dumps, encode
 
 log = logging.getLogger("gamenight.tables")
@@ -761,32 +759,6 @@ class TablesService:
     @staticmethod
     def _ok(intent_id: str, seq: int) -> dict[str, Any]:
         return {"v": 1, "id": intent_id, "status": "ok", "seq": seq}
-
-
-class PublicView:
-    """A table's public view, its state serialised once for the TV and every seat.
-
-    A seat's view holds the public state plus the seat's own part (``merged_state``); its
-    bytes are the public state's with the seat's part spliced in, the same bytes as
-    serialising the merged state whole (``tests/services/tables/test_view_bytes.py``).
-    """
-
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
-        state = view["state"]
-        self.state = state if isinstance(state, dict) and state else None
-        self.state_bytes = dumps(self.state) if self.state is not None else b""
-
-    def encoded(self) -> bytes:
-        if self.state is None:
-            return dumps(self.view)
-        return dumps({**self.view, "state": orjson.Fragment(self.state_bytes)})
-
-    def merge(self, shared: dict[str, Any], private: dict[str, Any]) -> Any:
-        """The seat's state, as ``merged_state`` makes it (or its bytes, once serialised)."""
-        if shared is not self.state or not private or not shared.keys().isdisjoint(private):
-            return merged_state(shared, private)  # a key of both: the seat's part wins
-        return orjson.Fragment(self.state_bytes[:-1] + b"," + dumps(private)[1:])
 
 
 def _error(intent_id: str, code: str, params: Mapping[str, Any]) -> dict[str, Any]:

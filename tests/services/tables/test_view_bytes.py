@@ -1,7 +1,7 @@
 """The views a move publishes: serialised once and spliced, byte for byte the plain ones.
 
 The tables service serialises a table's public state once per change and splices each
-seat's own part into it (``services.tables.service.PublicView``). Every view it
+seat's own part into it (``services.tables.views.PublicView``). Every view it
 publishes must be the bytes the plain view (built and serialised whole) would be.
 """
 
@@ -18,9 +18,9 @@ from protocol import topics
 from protocol.messages import act_intent
 from protocol.topics import Grants
 from services.bots.players import hint_action
-from services.tables.service import PublicView, TablesService
+from services.tables.service import TablesService
 from services.tables.store import Store
-from services.tables.views import seat_view, table_view
+from services.tables.views import PublicView, seat_view, table_view
 from services.wire import dumps
 
 NAMES = ("Ana", "Ben", "Chloé", "Dario", "Eve", "Fanny", "Gus")
