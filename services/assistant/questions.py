@@ -8,6 +8,7 @@ is spoken to ("It's your turn"), never named in the third person.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -130,8 +131,9 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None  # "wilds are what now?": what is wild, not what to do
     if reading.any("empty") and not reading.cards and _general(reading):
         return None  # "what do I do with an empty space?": the rule
-    if reading.cards and reading.any("you", "can") and not reading.any("what"):
-        return None  # "zou je schoppen zeven op west leggen?", "can I play the two?"
+    asked_done = reading.any("you", "can") and not reading.asks_opinion()
+    if reading.cards and asked_done and not reading.any("what"):
+        return None  # "zou je schoppen zeven op west willen leggen?", "can I play the two?"
     if reading.cards and reading.piles and not reading.question:
         return None  # "ik zou klaveren zes op oost spelen": said, not asked
     if state is None:
@@ -169,6 +171,14 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     # "what may go on a red seven?": the cards that fit there
     options = options or (
         reading.has("what", "can") and bool(reading.cards) and all(s.onto for s in reading.cards)
+    )
+    options = options or (  # "what can go on east?": my cards that fit on it
+        reading.question
+        and reading.has("what", "can")
+        and not reading.cards
+        and len(reading.piles) == 1
+        and reading.piles[0].code is not None
+        and reading.piles[0].onto
     )
     if not options and not (
         reading.has("what", "can") and _me(reading) and reading.any("play", "move")
@@ -261,6 +271,12 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         and reading.any("empty", "end_turn")
         and not (reading.cards or reading.piles or reading.any("side", "corner", "when", "how"))
     )  # "is the deck nearly empty?", "o monte tá quase acabando?"
+    everyone_has = everyone_has or (
+        reading.question
+        and reading.concepts == {"stock"}
+        and not (reading.cards or reading.piles)
+        and len(reading.words) <= 2
+    )  # "stock?", "la pioche ?": what is left in it
     if reading.any("side", "corner") and not reading.any("how_many"):
         return None  # "e se uma pilha do lado ficar vazia?": a rule
     if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
@@ -354,11 +370,16 @@ def discard_top_answer(state: State) -> Answer:
 
 
 def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if not (reading.question and reading.any("what") and len(reading.piles) == 1):
+    # "what's on north?", "is north empty?", "is there anything on north?"
+    asked = reading.any("what", "empty") or (
+        "there" in reading.concepts and len(reading.words) <= 6
+    )
+    named = [spec for spec in reading.piles if spec.code is not None]  # not "spot" alone
+    if not (reading.question and asked and len(named) == 1):
         return None
     if reading.cards or _acts(reading) or reading.any("play", "can") or state is None:
         return None
-    code = reading.piles[0].code
+    code = named[0].code
     piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
     if code is None or code not in piles:
         return None
@@ -618,14 +639,22 @@ def _which_is_wild(reading: Reading) -> bool:
     """ "Which card counts as wild?", "que carta tá valendo como curinga?": the wild rank
     asked, not its price."""
     said_wild = bool(WILD_WORDS & set(reading.words))
+    # "which number is the wild one?", "quel chiffre est joker ?": a rank asked, not a count
+    which_rank = any(a in _WHICH and b in _RANK_NOUNS for a, b in itertools.pairwise(reading.words))
+    card_asked = reading.has("what", "card") and not reading.any("how_many", "score")
     return (
         said_wild
-        and reading.has("what", "card")
+        and (card_asked or which_rank)
         and reading.question
         and not reading.any("me")  # "what's a wild card worth if I get stuck with it"
-        and not reading.any("how_many", "score")
         and not any(spec.rank for spec in reading.cards)
     )
+
+
+_WHICH = frozenset({"which", "what", "quel", "quelle", "qual", "que", "welk", "welke"})
+_RANK_NOUNS = frozenset(
+    {"number", "rank", "numero", "chiffre", "nombre", "valeur", "nummer", "getal", "rang"}
+)
 
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
