@@ -212,7 +212,7 @@ class MqttClient:
         # for paho's reconnect sleep. paho handles float delays; its annotation says int.
         self._paho.reconnect_delay_set(*reconnect_delay)  # type: ignore[arg-type]
         # QoS 1 messages sent before their PUBACKs (paho's default 20; 0: no limit). Past
-        # it paho holds the rest back, and scans its whole queue at every PUBACK.
+        # it paho holds the rest back, and looks through its queue at every PUBACK.
         self._paho.max_inflight_messages_set(max_inflight)
         if service is not None:
             self._paho.will_set(service_status(service), status_payload(service, False), 1, True)
