@@ -334,7 +334,15 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         or ("quoi" in words and not cards)  # "c'est quoi une suite", not "…à l'ouest, quoi"
         or ("how", "much") in itertools.pairwise(words)
     )  # "if I keep a wild, how much is that": a question, at its end
+    worth = _WORTH.search(text) is not None
+    if worth or _alternatives(words, per_word, speaker):
+        # "vale a pena pegar a dama?", "je pioche ou je prends la dame": advice asked
+        question = True
+        concepts.add("should")
+        if worth:
+            concepts -= {"value", "score"}  # not what the queen is worth
     negated = negated or (not question and _later(words, per_word))
+    negated = negated or bool(_NO_WAY.search(text)) or _not_before_particles(words)
     _in_context(words, concepts, cards, question)
     pairs = set(itertools.pairwise(words))
     if pairs & {("ou", "pas"), ("ou", "non")} and words.count("ou") == 1:
@@ -500,6 +508,8 @@ _WH = frozenset(
 def _asks_after_opener(words: list[str]) -> bool:
     if len(words) > 2 and words[0] in _OPENERS and words[1] in _WH:
         return True
+    if len(words) > 3 and words[0] in _IF and words[1] not in CONNECTORS | SUIT_WORDS.keys():
+        return True  # "als ik oost op noord leg, krijg ik een gat" ("si de pique": a six)
     # "on est à quelle manche", "estamos em que rodada", "we zitten in welke ronde"
     if any(a in _PLACE_PREPOSITIONS and b in _WHICH for a, b in itertools.pairwise(words)):
         return True
@@ -771,6 +781,47 @@ def _later(words: list[str], per_word: list[set[str]]) -> bool:
     return any(found & acts for found in per_word) and not any(
         found & _ACTS - acts for found in per_word
     )
+
+
+# Whether a move is worth it, asked: advice.
+_WORTH = re.compile(
+    r"\bis it worth\b|\bworth (?:it|taking|picking|drawing|playing)\b|\bvale a pena\b"
+    r"|\bcompensa\b|\bvaut le coup\b|\bvaut la peine\b|\bde moeite waard\b|\bloont het\b",
+    re.IGNORECASE,
+)
+
+
+def _alternatives(words: list[str], per_word: list[set[str]], lang: str | None) -> bool:
+    """Two moves joined by "or": "je pioche ou je prends la dame", "draw or take the
+    queen": which one is asked, neither is made."""
+    ors = {"or"} | ({"ou"} if lang in (None, "fr", "pt") else set()) | (
+        {"of"} if lang == "nl" else set()
+    )
+    for at, word in enumerate(words):
+        if word in ors and 0 < at < len(words) - 1:
+            before = set().union(*per_word[:at]) & _ACTS
+            after = set().union(*per_word[at + 1 :]) & _ACTS
+            if before and after:
+                return True
+    return False
+
+
+# Refusing outright: "no way am I chucking the joker", "nem pensar em largar o curinga".
+_NO_WAY = re.compile(
+    r"\bno way\b|\bnot a chance\b|\bover my dead body\b|\bpas question\b"
+    r"|\bhors de question\b|\bjamais de la vie\b|\bnem pensar\b|\bde jeito nenhum\b"
+    r"|\bnem a pau\b|\bgeen sprake van\b|\becht niet\b|\bmooi niet\b|\bvergeet het maar\b",
+    re.IGNORECASE,
+)
+# A verb's particle after Dutch "niet" ("ik gooi de joker niet weg"): the clause is negated.
+_PARTICLES = frozenset({"weg", "af", "neer", "uit", "op", "meer", "hoor", "toch", "echt"})
+
+
+def _not_before_particles(words: list[str]) -> bool:
+    if "niet" not in words:
+        return False
+    after = words[len(words) - words[::-1].index("niet") :]
+    return bool(after) and all(word in _PARTICLES for word in after)
 
 
 # "nee, nog niks leggen", "pas encore", "ainda não", "not yet": nothing now.

@@ -178,7 +178,7 @@ def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]
     if isinstance(seat, int) and isinstance(current, int) and seat != current:
         return Refusal("not_your_turn", {"seat": seat, "current_seat": current})
     drawing_only = bool(legal) and all(action["type"] == "draw" for action in legal)
-    if drawing_only and not verbs & {"draw", "take", "end_turn"}:
+    if drawing_only and not verbs & {"draw", "take", "end_turn"} and not reading.any("stock"):
         return Refusal("must_draw_first")  # ending the turn: the table says what it needs
     return None
 

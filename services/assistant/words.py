@@ -184,7 +184,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "lacher", "larguer", "debarrasser", "debarrasse", "degage"),
         "pt": ("descartar", "descarto", "descarte", "largar", "fora", "livrar", "livro", "livra"),
         "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg",
-               "lozen", "loos", "weggegooid", "gegooid", "afgelegd"),
+               "lozen", "loos", "weggegooid", "gegooid", "afgelegd", "eruit"),
     },
     "go_out": {
         "en": ("out",),
