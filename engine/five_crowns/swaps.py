@@ -20,6 +20,7 @@ from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, hand_order
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import (
     _BITS,
+    _FIELD,
     _SUIT_INDEX,
     _best,
     _components,
@@ -54,9 +55,10 @@ class SwapSolver:
         self.vectors = [_best(mask, count, total, self.wilds) for mask, count, total in self.groups]
         self.group_of: dict[int, int] = {}
         for index, (mask, _, _) in enumerate(self.groups):
-            for slot in range(mask.bit_length() // _BITS + 1):
-                if mask >> (_BITS * slot) & ((1 << _BITS) - 1):
-                    self.group_of[slot] = index
+            while mask:  # only the occupied slots (a field's lowest set bit)
+                slot = ((mask & -mask).bit_length() - 1) // _BITS
+                self.group_of[slot] = index
+                mask &= ~(_FIELD << (_BITS * slot))
         self.by_rank: dict[int, list[int]] = {}
         for slot in self.group_of:
             self.by_rank.setdefault(slot % len(RANKS), []).append(slot)
@@ -194,12 +196,37 @@ class SwapSolver:
     def ways_out(self) -> list[Card]:
         """``melds.can_go_out_discarding``: the distinct cards whose discard leaves a hand
         that melds entirely. Only a card worth at least the whole hand's penalty can."""
-        whole = self.keep
-        return [
-            card
-            for card in dict.fromkeys(self.hand)
-            if card_penalty(card, self.wild_rank) >= whole and not self.penalty_less(card)
+        whole, wild_rank = self.keep, self.wild_rank
+        candidates = [
+            card for card in dict.fromkeys(self.hand) if card_penalty(card, wild_rank) >= whole
         ]
+        if not candidates:
+            return []
+        # Going out melds every natural left, so every group the thrown card is not in
+        # melds whole within the wilds (a wild thrown: with one wild fewer, and finer
+        # groups). The fewest wilds that meld each group whole rule most hands out at once.
+        needs = self._needs()
+        missing = sum(need is None for need in needs)
+        spent = sum(need for need in needs if need is not None)
+        found = []
+        for card in candidates:
+            if is_wild(card, wild_rank):
+                if missing or spent > self.wilds - 1:
+                    continue
+            else:
+                need = needs[self.group_of[_slot(card)]]
+                if missing - (need is None) or spent - (need or 0) > self.wilds:
+                    continue
+            if not self.penalty_less(card):
+                found.append(card)
+        return found
+
+    def _needs(self) -> list[int | None]:
+        """For each group, the fewest wilds that meld all of it (None: no number does)."""
+        needs: list[int | None] = []
+        for (_, _, total), vector in zip(self.groups, self.vectors, strict=True):
+            needs.append(next((k for k, value in enumerate(vector) if value == total), None))
+        return needs
 
     def suit_alone(self, card: Card) -> bool:
         """Has natural ``card`` no natural of its suit (another rank) within a run's reach?
