@@ -69,6 +69,25 @@ def _rank_sum(ranks: int) -> int:
     return total
 
 
+def _run_windows(rank: int) -> tuple[tuple[int, int], ...]:
+    """The runs a natural of ``rank`` may join, as (mask of the other ranks it spans,
+    how many of those ranks the run needs): 3 to 5 ranks, within the deck's ranks."""
+    windows = []
+    for length in range(MIN_MELD, _RUN_REACH + 2):
+        for low in range(max(LOWEST_RANK, rank - length + 1), rank + 1):
+            high = low + length - 1
+            if high > RANKS[-1]:
+                break
+            windows.append((((1 << (high + 1)) - (1 << low)) & ~(1 << rank), length - 1))
+    return tuple(windows)
+
+
+_WINDOWS = {rank: _run_windows(rank) for rank in RANKS}
+_HIGHEST_BIT = RANKS[-1] + 1
+# A table of ``_rank_sum`` over every set of ranks (a few thousand small ints).
+_RANK_SUMS = tuple(_rank_sum(ranks) for ranks in range(1 << _HIGHEST_BIT))
+
+
 def _kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
     kinds: Counter[Card] = Counter()
     for card, copies in unseen.items():
@@ -100,6 +119,11 @@ class DrawPricer:
         for natural in self.naturals:
             self.same_rank[natural.rank] = self.same_rank.get(natural.rank, 0) + 1
             self.suit_ranks[natural.suit] = self.suit_ranks.get(natural.suit, 0) | 1 << natural.rank
+        # Answers kept per card: a pricer is shared by every decision about one hand.
+        self._values: dict[Card, int] = {}
+        self._floors: dict[Card, int] = {}
+        self._solved_floors: dict[Card, int] = {}
+        self._kind_of: dict[Card, tuple[int, bool, Card | int]] = {}
 
     def ceiling(self, card: Card) -> int:
         return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
@@ -111,7 +135,10 @@ class DrawPricer:
     def value(self, card: Card) -> int:
         # Not shortcut when the whole hand's best arrangement leaves the card over: after
         # another discard it may meld (wilds freed), so that hand is solved too.
-        return self.solver.after_swap(card, bound=self.ceiling(card))
+        found = self._values.get(card)
+        if found is None:
+            found = self._values[card] = self.solver.after_swap(card, bound=self.ceiling(card))
+        return found
 
     def floor(self, card: Card) -> int:
         """A lower bound on ``value(card)``, without solving.
@@ -126,13 +153,17 @@ class DrawPricer:
         """
         if is_wild(card, self.wild_rank):
             return 0
+        found = self._floors.get(card)
+        if found is not None:
+            return found
         lowest = self.ceiling(card)  # thrown back, or left over
         partners = self._partners(card)
         if partners:
             lowest = min(lowest, self.swap - self.wild_penalty - partners)
         if self.solver.wilds >= 2:
             lowest = min(lowest, self._without_two_wilds())
-        return max(0, lowest)
+        found = self._floors[card] = max(0, lowest)
+        return found
 
     def _partners(self, card: Card) -> int:
         """The most value of ``hand``'s naturals that can share one meld with ``card``
@@ -144,15 +175,12 @@ class DrawPricer:
         ranks = self.suit_ranks.get(card.suit, 0) & ~(1 << rank)  # a bit per rank held
         run = 0
         if ranks:
-            for length in range(MIN_MELD, _RUN_REACH + 2):
-                for low in range(max(LOWEST_RANK, rank - length + 1), rank + 1):
-                    high = low + length - 1
-                    if high > RANKS[-1]:
-                        break
-                    present = ranks & ((1 << (high + 1)) - (1 << low))
-                    if present and length - 1 - present.bit_count() <= wilds:
-                        run = max(run, _rank_sum(present))
-        return max(book, run)
+            sums = _RANK_SUMS
+            for window, others in _WINDOWS[rank]:
+                present = ranks & window
+                if present and others - present.bit_count() <= wilds and sums[present] > run:
+                    run = sums[present]
+        return book if book > run else run
 
     def _without_two_wilds(self) -> int:
         """A lower bound on what the naturals of ``hand`` less any one card leave with
@@ -177,13 +205,30 @@ class DrawPricer:
     def solved_floor(self, card: Card) -> int:
         """A tighter lower bound on ``value(card)`` (natural): ``hand + card`` solved whole,
         less the most any other discard can take out (``swaps._floor``)."""
+        found = self._solved_floors.get(card)
+        if found is not None:
+            return found
         whole = self.solver.whole_after(card)
         drawn = [*self.solver.hand, card]
         lowest = self.keep  # throwing ``card`` (or a copy) back
         for other in dict.fromkeys(self.solver.hand):
             if other != card:
                 lowest = min(lowest, _floor(other, whole, drawn, self.wild_rank))
-        return max(0, lowest)
+        found = self._solved_floors[card] = max(0, lowest)
+        return found
+
+    def kind(self, card: Card) -> tuple[int, bool, Card | int]:
+        """``card``'s ceiling, whether that is its value (``settled``), and the key of
+        the cards of one value with it: a natural with no natural of its suit within a
+        run's reach can only join a book (or wilds): its suit does not matter, only its
+        rank."""
+        found = self._kind_of.get(card)
+        if found is None:
+            settled = self.settled(card)
+            alone = not settled and not is_wild(card, self.wild_rank)
+            key: Card | int = card.rank if alone and self.solver.suit_alone(card) else card
+            found = self._kind_of[card] = (self.ceiling(card), settled, key)
+        return found
 
     def at_most(self, unseen: Counter[Card], taking: int) -> bool:
         """Is the expected value of a card of ``unseen`` (not empty) at most ``taking``?
@@ -196,17 +241,14 @@ class DrawPricer:
             return True
         target = taking * sum(unseen.values())
         low = high = 0
-        # Kinds of one value: a natural with no natural of its suit within a run's reach
-        # can only join a book (or wilds): its suit does not matter, only its rank.
-        pending: dict[Card | int, list[Any]] = {}
+        pending: dict[Card | int, list[Any]] = {}  # by kind (see ``kind``)
+        kinds, kind = self._kind_of, self.kind
         for card, copies in _kinds(unseen, self.wild_rank).items():
-            ceiling = self.ceiling(card)
+            ceiling, settled, key = kinds.get(card) or kind(card)
             high += copies * ceiling
-            if self.settled(card):
+            if settled:
                 low += copies * ceiling
                 continue
-            alone = not is_wild(card, self.wild_rank) and self.solver.suit_alone(card)
-            key: Card | int = card.rank if alone else card
             same = pending.get(key)
             if same is None:
                 pending[key] = [copies, ceiling, card]
@@ -252,13 +294,31 @@ class DrawPricer:
             yield copies, self.ceiling(card) if self.settled(card) else self.value(card)
 
 
+# Pricers of whole hands, keyed by the hand as given: a seat that threw back what it drew
+# prices the same hand next turn, and ``hard`` prices each kept hand of a decision again
+# for the look-ahead. Bounded, so a long-running table keeps a flat memory.
+_pricers: dict[tuple[tuple[Card, ...], int], DrawPricer] = {}
+_PRICERS_LIMIT = 1 << 9
+
+
+def pricer_for(hand: Sequence[Card], wild_rank: int) -> DrawPricer:
+    """A shared ``DrawPricer`` of ``hand`` (its answers are pure)."""
+    key = (tuple(hand), wild_rank)
+    found = _pricers.get(key)
+    if found is None:
+        if len(_pricers) >= _PRICERS_LIMIT:
+            _pricers.clear()
+        found = _pricers[key] = DrawPricer(hand, wild_rank)
+    return found
+
+
 def stock_at_least_as_good(
     hand: Sequence[Card], wild_rank: int, unseen: Counter[Card], taking: int
 ) -> bool:
     """Is the expected penalty after a stock draw at most ``taking``?"""
     if not sum(unseen.values()):
         return True
-    return DrawPricer(hand, wild_rank).at_most(unseen, taking)
+    return pricer_for(hand, wild_rank).at_most(unseen, taking)
 
 
 def stock_rather_than(
@@ -269,7 +329,7 @@ def stock_rather_than(
     with one solve of the hand for both sides."""
     if not sum(unseen.values()):
         return True
-    pricer = DrawPricer(hand, wild_rank)
+    pricer = pricer_for(hand, wild_rank)
     # Every stock card leaves at most ``keep`` (throw it back): if taking ``top`` cannot
     # beat that, its exact value does not matter.
     taking = pricer.solver.after_swap(top, banned, bound=pricer.keep)
@@ -280,7 +340,7 @@ def expected_after_draw(hand: Sequence[Card], wild_rank: int, unseen: Counter[Ca
     """The expected penalty after drawing from the stock (a card of ``unseen``, uniformly)
     and throwing the best card."""
     total = sum(unseen.values())
-    pricer = DrawPricer(hand, wild_rank)
+    pricer = pricer_for(hand, wild_rank)
     if not total:
         return float(pricer.keep)
     return sum(copies * value for copies, value in pricer.values(unseen)) / total
