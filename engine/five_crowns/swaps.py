@@ -69,6 +69,7 @@ class SwapSolver:
         self._near: set[int] | None = None
         self._less: dict[Card, int] = {}  # penalty_less's answers
         self._suit_near: set[int] | None = None
+        self._apart: int | None = None  # after_swap_apart's answer
 
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
         if self.wilds:
@@ -247,6 +248,11 @@ class SwapSolver:
         (no natural of the hand within its reach, and fewer than two wilds)."""
         if is_wild(card, self.wild_rank) or self.wilds >= 2:
             return True
+        return not self.apart(card)
+
+    def apart(self, card: Card) -> bool:
+        """Is natural ``card`` out of every natural's reach (``_touching`` finds no group):
+        it can share a meld with wilds only?"""
         if self._near is None:  # the slots ``_touching`` finds a group from, once
             near: set[int] = set()
             for slot in self.group_of:
@@ -256,7 +262,39 @@ class SwapSolver:
                 high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
                 near.update(range(low, high + 1))
             self._near = near
-        return _slot(card) in self._near
+        return _slot(card) not in self._near
+
+    def after_swap_apart(self) -> int | None:
+        """For a drawn natural ``apart`` from the hand (see ``apart``) melded with two
+        wilds: the lowest penalty of ``hand`` + it less one other card. The same for
+        every such card, whatever its rank (it melds with wilds only, so it is not in
+        the penalty). None with fewer than two wilds (it cannot meld).
+
+        Throwing natural d: the rest is ``hand`` less d with two wilds fewer to share,
+        every spare wild joining the drawn card's meld. Throwing a wild: one wild fewer
+        still, and none of this when only the two are left.
+        """
+        if self._apart is not None or self.wilds < 2:
+            return self._apart
+        wilds = self.wilds - 2
+        best: int | None = None
+        for card in dict.fromkeys(self.hand):
+            if is_wild(card, self.wild_rank):
+                if not wilds:
+                    continue
+                left = self.natural_total - _most_melded(self.vectors, wilds - 1)
+            else:
+                slot = _slot(card)
+                index = self.group_of[slot]
+                vectors = [vector for i, vector in enumerate(self.vectors) if i != index]
+                less_group = self._group_less(index, slot)
+                if less_group is not None:
+                    vectors.append(less_group)
+                left = self.natural_total - card.rank - _most_melded(vectors, wilds)
+            if best is None or left < best:
+                best = left
+        self._apart = best
+        return best
 
     def whole_after(self, card: Card) -> int:
         """The penalty of ``hand + card`` (nothing thrown)."""

@@ -224,10 +224,20 @@ class DrawPricer:
         rank."""
         found = self._kind_of.get(card)
         if found is None:
+            solver = self.solver
             settled = self.settled(card)
-            alone = not settled and not is_wild(card, self.wild_rank)
-            key: Card | int = card.rank if alone and self.solver.suit_alone(card) else card
-            found = self._kind_of[card] = (self.ceiling(card), settled, key)
+            natural = not is_wild(card, self.wild_rank)
+            ceiling = self.ceiling(card)
+            if not settled and natural and solver.apart(card):
+                # It melds with two wilds only: one answer for every such card.
+                apart = solver.after_swap_apart()
+                assert apart is not None  # two wilds at least, as it may meld
+                found = (min(ceiling, apart), True, card)
+            else:
+                alone = not settled and natural
+                key: Card | int = card.rank if alone and solver.suit_alone(card) else card
+                found = (ceiling, settled, key)
+            self._kind_of[card] = found
         return found
 
     def at_most(self, unseen: Counter[Card], taking: int) -> bool:
@@ -291,7 +301,8 @@ class DrawPricer:
     def values(self, unseen: Counter[Card]) -> Iterator[tuple[int, int]]:
         """``(copies, value)`` for every kind of card in ``unseen``."""
         for card, copies in _kinds(unseen, self.wild_rank).items():
-            yield copies, self.ceiling(card) if self.settled(card) else self.value(card)
+            ceiling, settled, _ = self.kind(card)
+            yield copies, ceiling if settled else self.value(card)
 
 
 # Pricers of whole hands, keyed by the hand as given: a seat that threw back what it drew
