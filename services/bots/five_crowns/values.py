@@ -223,21 +223,19 @@ class DrawPricer:
         run's reach can only join a book (or wilds): its suit does not matter, only its
         rank."""
         found = self._kind_of.get(card)
-        if found is None:
-            solver = self.solver
-            settled = self.settled(card)
-            natural = not is_wild(card, self.wild_rank)
-            ceiling = self.ceiling(card)
-            if not settled and natural and solver.apart(card):
-                # It melds with two wilds only: one answer for every such card.
-                apart = solver.after_swap_apart()
-                assert apart is not None  # two wilds at least, as it may meld
-                found = (min(ceiling, apart), True, card)
+        if found is not None:
+            return found
+        solver = self.solver
+        if is_wild(card, self.wild_rank):  # it may join any meld
+            found = (self.ceiling(card), False, card)
+        else:
+            ceiling = min(self.keep, self.swap + card.rank)
+            if solver.apart(card):  # no meld with a natural of the hand
+                apart = solver.after_swap_apart()  # with two wilds, one answer for all
+                found = (ceiling if apart is None else min(ceiling, apart), True, card)
             else:
-                alone = not settled and natural
-                key: Card | int = card.rank if alone and solver.suit_alone(card) else card
-                found = (ceiling, settled, key)
-            self._kind_of[card] = found
+                found = (ceiling, False, card.rank if solver.suit_alone(card) else card)
+        self._kind_of[card] = found
         return found
 
     def at_most(self, unseen: Counter[Card], taking: int) -> bool:
@@ -253,7 +251,11 @@ class DrawPricer:
         low = high = 0
         pending: dict[Card | int, list[Any]] = {}  # by kind (see ``kind``)
         kinds, kind = self._kind_of, self.kind
-        for card, copies in _kinds(unseen, self.wild_rank).items():
+        wild_rank = self.wild_rank
+        wild = canonical(Card(wild_rank, "H"), wild_rank)
+        for card, copies in unseen.items():
+            if card.rank == wild_rank:  # every wild of the round's rank is one kind
+                card = wild
             ceiling, settled, key = kinds.get(card) or kind(card)
             high += copies * ceiling
             if settled:
