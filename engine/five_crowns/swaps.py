@@ -13,10 +13,11 @@ through ``melds.min_penalty`` directly.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Sequence
 
 from engine.cards import JOKER, Card
-from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, hand_order, is_wild
+from engine.five_crowns.deck import LOWEST_RANK, RANKS, SUITS, card_penalty, hand_order, is_wild
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.melds import (
     _BITS,
@@ -53,6 +54,10 @@ class SwapSolver:
         self.reach = min(_RUN_REACH, self.wilds + 1)
         self.groups = _components(naturals, self.wilds)
         self.vectors = [_best(mask, count, total, self.wilds) for mask, count, total in self.groups]
+        self._index(self._penalty(self.natural_total, self.vectors))
+
+    def _index(self, keep: int) -> None:
+        """Where each natural's group is, and the (empty) caches; ``keep``: the penalty."""
         self.group_of: dict[int, int] = {}
         for index, (mask, _, _) in enumerate(self.groups):
             while mask:  # only the occupied slots (a field's lowest set bit)
@@ -62,7 +67,7 @@ class SwapSolver:
         self.by_rank: dict[int, list[int]] = {}
         for slot in self.group_of:
             self.by_rank.setdefault(slot % len(RANKS), []).append(slot)
-        self.keep = self._penalty(self.natural_total, self.vectors)
+        self.keep = keep
         self._without: dict[int, tuple[int, ...] | None] = {}  # a group less one natural
         self._merged: dict[Card, _Merged] = {}
         self._ordered: list[Card] | None = None  # the hand's distinct cards, in try order
@@ -70,6 +75,48 @@ class SwapSolver:
         self._less: dict[Card, int] = {}  # penalty_less's answers
         self._suit_near: set[int] | None = None
         self._apart: int | None = None  # after_swap_apart's answer
+
+    def _child(
+        self,
+        hand: Sequence[Card],
+        natural_total: int,
+        groups: list[tuple[int, int, int]],
+        vectors: list[tuple[int, ...]],
+        keep: int,
+    ) -> SwapSolver:
+        """A solver of ``hand``, this hand with one natural more or less (the same wilds,
+        so the same reach), from groups already solved. A group less a card may have
+        come apart into groups no meld crosses: kept whole, the knapsack is the same."""
+        child = SwapSolver.__new__(SwapSolver)
+        child.hand = list(hand)
+        child.wild_rank = self.wild_rank
+        child.wilds, child.wild_penalty = self.wilds, self.wild_penalty
+        child.natural_total, child.reach = natural_total, self.reach
+        child.groups, child.vectors = groups, vectors
+        child._index(keep)
+        return child
+
+    def plus(self, hand: Sequence[Card], card: Card) -> SwapSolver:
+        """The solver of ``hand``: this one's hand and natural ``card``."""
+        _, merged_group, merged, outside, whole = self._merge(card)
+        groups = [self.groups[index] for index in outside] + [merged_group]
+        vectors = [self.vectors[index] for index in outside] + [merged]
+        return self._child(hand, self.natural_total + card.rank, groups, vectors, whole)
+
+    def minus(self, hand: Sequence[Card], card: Card) -> SwapSolver:
+        """The solver of ``hand``: this one's hand less natural ``card`` (which it holds)."""
+        slot = _slot(card)
+        index = self.group_of[slot]
+        less_group = self._group_less(index, slot)
+        groups, vectors = list(self.groups), list(self.vectors)
+        if less_group is None:
+            del groups[index], vectors[index]
+        else:
+            mask, count, total = groups[index]
+            groups[index] = (mask - (1 << (_BITS * slot)), count - 1, total - card.rank)
+            vectors[index] = less_group
+        keep = self.penalty_less(card)
+        return self._child(hand, self.natural_total - card.rank, groups, vectors, keep)
 
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
         if self.wilds:
@@ -396,12 +443,47 @@ _solvers: dict[tuple[tuple[Card, ...], int], SwapSolver] = {}
 _SOLVERS_LIMIT = 1 << 10
 
 
+# The hands solved last, by the sum of their cards' codes: a turn's hands differ from
+# one of them by one card (the one drawn, then the one thrown).
+_recent: deque[tuple[int, int, tuple[Card, ...], SwapSolver]] = deque(maxlen=24)
+_SUIT_CODES = {suit: code for code, suit in enumerate((*SUITS, JOKER.suit))}
+
+
+def _code(card: Card) -> int:
+    return card.rank * 8 + _SUIT_CODES[card.suit]
+
+
+def _from_recent(hand: tuple[Card, ...], wild_rank: int, code: int) -> SwapSolver | None:
+    """``hand``'s solver from a recent hand one natural away from it, if there is one."""
+    size = len(hand)
+    for rank, other_code, other_hand, other in reversed(_recent):
+        if rank != wild_rank or abs(len(other_hand) - size) != 1:
+            continue
+        difference = code - other_code
+        card = Card(abs(difference) // 8, _SUIT_NAMES.get(abs(difference) % 8, ""))
+        if card.rank not in _NATURAL_RANKS or not card.suit or card.rank == wild_rank:
+            continue
+        if difference > 0 and sorted((*other_hand, card)) == sorted(hand):
+            return other.plus(hand, card)
+        if difference < 0 and sorted((*hand, card)) == sorted(other_hand):
+            return other.minus(hand, card)
+    return None
+
+
+_SUIT_NAMES = {code: suit for suit, code in _SUIT_CODES.items() if suit != JOKER.suit}
+_NATURAL_RANKS = frozenset(RANKS)
+
+
 def solver_for(hand: Sequence[Card], wild_rank: int) -> SwapSolver:
     """A shared ``SwapSolver`` of ``hand``."""
-    key = (tuple(hand), wild_rank)
+    cards = tuple(hand)
+    key = (cards, wild_rank)
     found = _solvers.get(key)
     if found is None:
         if len(_solvers) >= _SOLVERS_LIMIT:
             _solvers.clear()  # bounded, like the meld search's memo
-        found = _solvers[key] = SwapSolver(hand, wild_rank)
+        code = sum(_code(card) for card in cards)
+        found = _from_recent(cards, wild_rank, code) or SwapSolver(cards, wild_rank)
+        _solvers[key] = found
+        _recent.append((wild_rank, code, cards, found))
     return found
