@@ -315,7 +315,7 @@ class SwapSolver:
         """For a drawn natural ``apart`` from the hand (see ``apart``) melded with two
         wilds: the lowest penalty of ``hand`` + it less one other card. The same for
         every such card, whatever its rank (it melds with wilds only, so it is not in
-        the penalty). None with fewer than two wilds (it cannot meld).
+        the penalty). None when no discard leaves it two wilds (it cannot meld).
 
         Throwing natural d: the rest is ``hand`` less d with two wilds fewer to share,
         every spare wild joining the drawn card's meld. Throwing a wild: one wild fewer
