@@ -191,6 +191,66 @@ def _moves(hand: int, count: int, cap: int) -> list[_Move]:
     return moves
 
 
+# (need, -value melded, value taken out of the hand, remaining multiset, remaining count)
+_Option = tuple[int, int, int, int, int]
+
+
+def _options(hand: int, count: int, cap: int) -> list[_Option]:
+    """``_moves`` for the search alone (no meld kinds or masks), in an order that plain
+    tuple comparison gives: the cheapest first, the richest first among equals; the
+    leftover card last. The same moves, so the same answers."""
+    folded = hand | hand >> _SUIT_SHIFTS[1] | hand >> _SUIT_SHIFTS[2]
+    folded = (folded | hand >> _SUIT_SHIFTS[3] | hand >> _SUIT_SHIFTS[4]) & _SUIT_MASK
+    slot = ((folded & -folded).bit_length() - 1) // _BITS
+    while not (hand >> (_BITS * slot)) & _FIELD:
+        slot += len(RANKS)
+    rest = hand - (1 << (_BITS * slot))
+    value = _VALUE[slot]
+    left = count - 1
+    options: list[_Option] = [(2, -value, value, rest, left)] if cap >= 2 else []
+    window = (rest >> (_BITS * (slot + 1))) & _WINDOW
+    if window:
+        window |= window >> 1 | window >> 2
+        present = (window & 1) | (window >> 2 & 2) | (window >> 4 & 4) | (window >> 6 & 8)
+        for mask, others, need, others_value in _RUNS[slot][present]:
+            if need > cap:
+                break
+            gained = value + others_value
+            options.append((need, -gained, gained, rest - mask, left - others))
+    books = [(0, 0)]
+    book_only: list[int] = []
+    spread = rest | rest >> 1 | rest >> 2  # a bit in each occupied field
+    reach = min(_RUN_REACH, cap + 1)
+    for other in _BOOK_SLOTS[slot]:
+        available = (rest >> (_BITS * other)) & _FIELD
+        if not available:
+            continue
+        other_unit = 1 << (_BITS * other)
+        if not spread & _NEIGHBOURS[other][reach]:
+            book_only += [other_unit] * available
+            continue
+        books = [
+            (mask + taken * other_unit, size + taken)
+            for mask, size in books
+            for taken in range(min(available, _BOOK_OTHERS - size) + 1)
+        ]
+    if book_only:
+        books = [
+            (mask + sum(book_only[:taken]), size + taken)
+            for mask, size in books
+            for taken in range(min(len(book_only), _BOOK_OTHERS - size) + 1)
+        ]
+    for mask, size in books:
+        if size:
+            need = 0 if size >= MIN_MELD - 1 else MIN_MELD - 1 - size
+            if need <= cap:
+                gained = value * (size + 1)
+                options.append((need, -gained, gained, rest - mask, left - size))
+    options.sort()
+    options.append((0, 0, value, rest, left))  # last: it never melds everything
+    return options
+
+
 def _best(hand: int, count: int, total: int, wilds: int) -> tuple[int, ...]:
     """For k = 0..cap wilds: the most value of ``hand`` (``count`` naturals worth
     ``total``) that can be melded.
@@ -220,11 +280,30 @@ def _best(hand: int, count: int, total: int, wilds: int) -> tuple[int, ...]:
     if found is not None:
         _memo[raw_key] = found
         return found
+    memo = _memo
+    if not cap:  # no wilds (so none below either): one number, no budgets
+        top = 0
+        for _, gained, removed, rest, left in _options(hand, count, 0):
+            if left:
+                sub = memo.get((rest, 0)) or _best(rest, left, total - removed, 0)
+                gained = sub[0] - gained
+            else:
+                gained = -gained
+            if gained > top:
+                top = gained
+                if top == total:
+                    break
+        result: tuple[int, ...] = (top,)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = memo[raw_key] = result
+        return result
     best = [0] * (cap + 1)
     unmet = cap + 1  # budgets from here on already meld the whole hand
-    for _, _, need, gained, removed, rest, left in _moves(hand, count, cap):
+    for need, gained, removed, rest, left in _options(hand, count, cap):
         if need >= unmet:
             continue
+        gained = -gained
         if left:
             sub = _memo.get((rest, min(wilds, 2 * left))) or _best(
                 rest, left, total - removed, wilds
