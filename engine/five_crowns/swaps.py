@@ -280,7 +280,11 @@ class SwapSolver:
         """Has natural ``card`` no natural of its suit (another rank) within a run's reach?
         Then it can join only books or wilds, and every suit of its rank is worth the same
         to ``hand``: the melds map one to one when the suit is swapped."""
-        if self._suit_near is None:  # the slots with another rank of the suit in reach
+        return _slot(card) not in self.suit_near_slots()
+
+    def suit_near_slots(self) -> set[int]:
+        """The slots with a natural of the hand of another rank of their suit in reach."""
+        if self._suit_near is None:
             suit_near: set[int] = set()
             for slot in self.group_of:
                 rank_index = slot % len(RANKS)
@@ -288,7 +292,7 @@ class SwapSolver:
                 high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
                 suit_near.update(other for other in range(low, high + 1) if other != slot)
             self._suit_near = suit_near
-        return _slot(card) not in self._suit_near
+        return self._suit_near
 
     def may_meld(self, card: Card) -> bool:
         """Could ``card`` join a meld of ``hand + card``? False only when it surely cannot
@@ -300,7 +304,11 @@ class SwapSolver:
     def apart(self, card: Card) -> bool:
         """Is natural ``card`` out of every natural's reach (``_touching`` finds no group):
         it can share a meld with wilds only?"""
-        if self._near is None:  # the slots ``_touching`` finds a group from, once
+        return _slot(card) not in self.near_slots()
+
+    def near_slots(self) -> set[int]:
+        """The slots ``_touching`` finds a group from (built once)."""
+        if self._near is None:
             near: set[int] = set()
             for slot in self.group_of:
                 rank_index = slot % len(RANKS)
@@ -309,7 +317,7 @@ class SwapSolver:
                 high = min(slot + self.reach, slot - rank_index + len(RANKS) - 1)
                 near.update(range(low, high + 1))
             self._near = near
-        return _slot(card) not in self._near
+        return self._near
 
     def after_swap_apart(self) -> int | None:
         """For a drawn natural ``apart`` from the hand (see ``apart``) melded with two
@@ -325,12 +333,21 @@ class SwapSolver:
             return self._apart
         wilds = self.wilds - 2
         best: int | None = None
-        for card in dict.fromkeys(self.hand):
+        # The hand less d melds no more than the hand: nt - d - (the hand's most melded
+        # with the wilds left) bounds d's answer from below; the costliest cards first.
+        most = _most_melded(self.vectors, wilds)
+        if self._ordered is None:
+            self._ordered = sorted(
+                dict.fromkeys(self.hand), key=lambda other: _try_order(other, self.wild_rank)
+            )
+        for card in self._ordered:
             if is_wild(card, self.wild_rank):
                 if not wilds:
                     continue
                 left = self.natural_total - _most_melded(self.vectors, wilds - 1)
             else:
+                if best is not None and self.natural_total - card.rank - most >= best:
+                    continue
                 slot = _slot(card)
                 index = self.group_of[slot]
                 vectors = [vector for i, vector in enumerate(self.vectors) if i != index]

@@ -15,7 +15,7 @@ from typing import Any
 from engine.cards import JOKER, Card
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
 from engine.five_crowns.layout import MIN_MELD
-from engine.five_crowns.melds import penalties_after_discards
+from engine.five_crowns.melds import _SUIT_INDEX, penalties_after_discards
 from engine.five_crowns.swaps import SwapSolver, _floor, solver_for
 
 _RUN_REACH = 4  # a run's naturals span at most 5 ranks (engine.five_crowns.melds)
@@ -230,11 +230,13 @@ class DrawPricer:
             found = (self.ceiling(card), False, card)
         else:
             ceiling = min(self.keep, self.swap + card.rank)
-            if solver.apart(card):  # no meld with a natural of the hand
+            slot = _SUIT_INDEX[card.suit] * len(RANKS) + card.rank - LOWEST_RANK
+            if slot not in solver.near_slots():  # no meld with a natural of the hand
                 apart = solver.after_swap_apart()  # with two wilds, one answer for all
                 found = (ceiling if apart is None else min(ceiling, apart), True, card)
             else:
-                found = (ceiling, False, card.rank if solver.suit_alone(card) else card)
+                alone = slot not in solver.suit_near_slots()
+                found = (ceiling, False, card.rank if alone else card)
         self._kind_of[card] = found
         return found
 
