@@ -106,6 +106,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("en penses quoi", "hint"),
     _idiom("qu en penses tu", "hint"),
     # Portuguese
+    _idiom("^ da para", "can me"),  # "dá para fechar?": can I go out?
+    _idiom("^ da pra", "can me"),
     _idiom("onde nao tem nada", "empty", "end_turn have where"),
     _idiom("onde nao ha nada", "empty", "end_turn have where"),
     _idiom("quanto eu tenho", "score me"),

@@ -8,6 +8,7 @@ is spoken to ("It's your turn"), never named in the third person.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -130,8 +131,9 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None  # "wilds are what now?": what is wild, not what to do
     if reading.any("empty") and not reading.cards and _general(reading):
         return None  # "what do I do with an empty space?": the rule
-    if reading.cards and reading.any("you", "can") and not reading.any("what"):
-        return None  # "zou je schoppen zeven op west leggen?", "can I play the two?"
+    asked_done = reading.any("you", "can") and not reading.asks_opinion()
+    if reading.cards and asked_done and not reading.any("what"):
+        return None  # "zou je schoppen zeven op west willen leggen?", "can I play the two?"
     if reading.cards and reading.piles and not reading.question:
         return None  # "ik zou klaveren zes op oost spelen": said, not asked
     if state is None:
@@ -618,14 +620,22 @@ def _which_is_wild(reading: Reading) -> bool:
     """ "Which card counts as wild?", "que carta tá valendo como curinga?": the wild rank
     asked, not its price."""
     said_wild = bool(WILD_WORDS & set(reading.words))
+    # "which number is the wild one?", "quel chiffre est joker ?": a rank asked, not a count
+    which_rank = any(a in _WHICH and b in _RANK_NOUNS for a, b in itertools.pairwise(reading.words))
+    card_asked = reading.has("what", "card") and not reading.any("how_many", "score")
     return (
         said_wild
-        and reading.has("what", "card")
+        and (card_asked or which_rank)
         and reading.question
         and not reading.any("me")  # "what's a wild card worth if I get stuck with it"
-        and not reading.any("how_many", "score")
         and not any(spec.rank for spec in reading.cards)
     )
+
+
+_WHICH = frozenset({"which", "what", "quel", "quelle", "qual", "que", "welk", "welke"})
+_RANK_NOUNS = frozenset(
+    {"number", "rank", "numero", "chiffre", "nombre", "valeur", "nummer", "getal", "rang"}
+)
 
 
 def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:

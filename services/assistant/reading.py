@@ -54,7 +54,8 @@ QUESTION_STARTS = frozenset(
      "peut", "dois", "qu", "quem", "qual", "quais", "quanto", "quantos", "quantas",
      "quando", "como", "onde", "posso", "pode", "devo", "wie", "wat", "welke",
      "hoeveel", "wanneer", "hoe", "waar", "waarom", "kan", "mag", "moet", "ben", "heb",
-     "zijn", "mogen", "kun", "tell", "show", "any", "dis", "diz", "zeg", "vertel"}
+     "zijn", "mogen", "kun", "tell", "show", "any", "dis", "diz", "zeg", "vertel", "am",
+     "has"}
 )  # fmt: skip
 
 
@@ -130,6 +131,40 @@ class Reading:
 
     def any(self, *concepts: str) -> bool:
         return any(concept in self.concepts for concept in concepts)
+
+    def asks_opinion(self) -> bool:
+        """What the assistant would do in the speaker's place, asked ("would you take the
+        queen?", "tu prendrais la dame ?", "zou jij de vrouw pakken?"): advice, not a
+        request; "please", "would you mind", "for me" or Dutch "willen" make it one."""
+        words = set(self.words)
+        pairs = set(itertools.pairwise(self.words))
+        if not self.question or words & _POLITE or pairs & _FOR_ME:
+            return False
+        would_you = ("would", "you") in pairs or any(p in pairs for p in _ZOU_JIJ)
+        return would_you or ("conditional" in self.concepts and bool(words & _YOU_FAMILIAR))
+
+
+_POLITE = frozenset(  # "would you mind…", "zou je … willen": a request
+    {
+        "please",
+        "pls",
+        "plz",
+        "svp",
+        "stp",
+        "plait",
+        "favor",
+        "alsjeblieft",
+        "alstublieft",
+        "aub",
+        "mind",
+        "willen",
+        "importa",
+        "importas",
+    }
+)
+_FOR_ME = frozenset({("for", "me"), ("pour", "moi"), ("para", "mim"), ("voor", "mij")})
+_ZOU_JIJ = (("zou", "jij"), ("zou", "je"), ("zou", "u"))
+_YOU_FAMILIAR = frozenset({"tu", "toi", "voce", "vous"})
 
 
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -261,10 +296,11 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     piles, pile_at = _piles(words, upper, speaker, named_at)
     cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker)
     stripped = text.strip()
-    lead = _lead_word(stripped, words)
+    lead_at = _lead_at(stripped, words)
+    lead = words[lead_at] if words else ""
     question = (
         stripped.endswith("?")
-        or (lead in QUESTION_STARTS and lead not in _NOT_QUESTION_STARTS.get(speaker or "", ()))
+        or _asks_at(words, lead_at, speaker, bool(_CLAUSE_BREAK.search(stripped)))
         or _asks_after_opener(words)
         or _wonders(words, concepts)
         or _about_another(stripped, words, names)
@@ -274,6 +310,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     negated = negated or (not question and _later(words, per_word))
     _in_context(words, concepts, cards, question)
     pairs = set(itertools.pairwise(words))
+    if pairs & {("ou", "pas"), ("ou", "non")} and words.count("ou") == 1:
+        concepts.discard("where")  # "j'ai la dame ou pas ?": "or", not "où"
     if ("ce", "qui") in pairs and words.count("qui") == 1:
         concepts.discard("who")  # "qu'est-ce qui…" asks what, not who
         concepts.add("what")
@@ -387,7 +425,7 @@ def _corrected(text: str) -> str:
 
 
 # English question starts that open a statement in another language: "do monte" (pt).
-_NOT_QUESTION_STARTS = {"pt": frozenset({"do", "da"})}
+_NOT_QUESTION_STARTS = {"pt": frozenset({"do", "da"}), "fr": frozenset({"ben"})}  # "bon ben…"
 _ASKING_ANYWHERE = frozenset({"combien", "quanto", "quantos", "quantas", "hoeveel"})
 _VOCATIVE = re.compile(r"^\W*[^\W\d_]+\s*,")
 
@@ -435,12 +473,37 @@ def _about_another(text: str, words: list[str], names: frozenset[str]) -> bool:
     return len(words) > 1 and words[0] in names and not _VOCATIVE.match(text)
 
 
-def _lead_word(text: str, words: list[str]) -> str:
-    """The word a line opens with, past a name or interjection set apart by a comma:
-    "Ben, jij bent" is no question ("ben ik?" is), "zo, ben ik?" one."""
-    if len(words) > 1 and _VOCATIVE.match(text):
-        return words[1]
-    return words[0] if words else ""
+def _lead_at(text: str, words: list[str]) -> int:
+    """Where a line's own words start, past a name or interjection set apart by a comma
+    ("Ben, jij bent" is no question, "ben ik?" is one) and past hesitations, as a
+    recogniser writes them ("wait do I have to draw", "euh je peux poser")."""
+    at = 1 if len(words) > 1 and _VOCATIVE.match(text) else 0
+    while at < len(words) - 1 and words[at] in _HESITATIONS:
+        at += 1
+    return at
+
+
+# Words a spoken line may open with before what it says; never a question or a move.
+_HESITATIONS = frozenset(
+    {"uh", "um", "erm", "uhm", "hmm", "hum", "euh", "eh", "ehm", "ah", "oh", "bon", "bah",
+     "nou", "wait", "attends", "attend", "espera", "pera", "wacht", "ja", "ok", "okay", "oke",
+     "well", "hey", "olha", "tipo", "alors", "entao", "dus"}
+)  # fmt: skip
+_CLAUSE_BREAK = re.compile(r"[,;.!]\s*\w")
+# Two words that ask when they open a line: "je peux poser ?", "dá para fechar?".
+_ASKING_PAIRS = frozenset(
+    {("je", "peux"), ("je", "dois"), ("tu", "peux"), ("on", "peut"), ("da", "para"),
+     ("da", "pra"), ("eu", "posso"), ("have", "i"), ("have", "you"), ("sera", "que")}
+)  # fmt: skip
+
+
+def _asks_at(words: list[str], at: int, speaker: str | None, several_clauses: bool) -> bool:
+    """Whether the line, from its own first word, opens as a question does."""
+    lead = words[at] if at < len(words) else ""
+    if lead in QUESTION_STARTS and lead not in _NOT_QUESTION_STARTS.get(speaker or "", ()):
+        return True
+    # One clause only: "je peux sortir, je jette le roi" says what the speaker does.
+    return tuple(words[at : at + 2]) in _ASKING_PAIRS and not several_clauses
 
 
 _STOCK_WORDS = frozenset({"stock", "discard_pile"})
@@ -490,7 +553,11 @@ def _unnegated(
             after += 1  # past the card's own words: "a dama de ouros não"
         refused = (
             (before >= 0 and any(word in negations for word in window))
-            or (after < len(words) and words[after] in negations and _ends_clause(words, after))
+            or (
+                after < len(words)
+                and words[after] in negations - _WITHOUT  # "the five without going out"
+                and _ends_clause(words, after)
+            )
             or _declined(words, after)
             or (before >= 0 and _less_wanted(words, before))
         )
@@ -602,7 +669,11 @@ _HANDING_OVER = frozenset(
     {("to", "you"), ("your", "turn"), ("your", "go"), ("a", "toi"), ("a", "vous"),
      ("ton", "tour"), ("tua", "vez"), ("sua", "vez"), ("jij", "bent"), ("jouw", "beurt")}
 )  # fmt: skip
-_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
+_WITHOUT = frozenset({"without", "sans", "sem", "zonder"})  # "discard it without going out"
+_NEGATIONS = (
+    frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
+    | _WITHOUT
+)
 _ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
 _NEGATIVE_WORDS = frozenset({"nada", "rien", "niks", "niets", "nothing"})
 _BEFORE_NT = frozenset({"won", "can", "didn", "doesn", "haven", "shouldn", "wouldn", "couldn"})

@@ -51,8 +51,12 @@ DUTCH_ASK = frozenset({"kun", "kan", "wil", "zou"})
 STRUCTURE = ONTO | FROM | CONNECTORS  # "from", "onto": neither known nor noise
 
 
-def is_request(words: Sequence[str]) -> bool:
-    """ "can you play the seven", "peux-tu…", "kun je…": the speaker asks for it done."""
+def is_request(reading: Reading) -> bool:
+    """ "can you play the seven", "peux-tu…", "kun je…": the speaker asks for it done
+    (not "would you take the queen?": an opinion asked)."""
+    words = reading.words
+    if reading.asks_opinion():
+        return False
     if set(words) & REQUEST_WORDS:
         return True
     return any(a in DUTCH_ASK and b in ("je", "u") for a, b in itertools.pairwise(words))
@@ -126,7 +130,7 @@ def _by_rules(
         return Refusal("no_game_yet")
     legal: Sequence[Action] = state.get("legal_actions") or []
     matches = _unique([action for action in legal if fits(action, reading, state)])
-    if reading.question and not is_request(reading.words):
+    if reading.question and not is_request(reading):
         return _legality(reading, matches)
     if reading.negated or (matches and _noise(reading, matches)):
         return Refusal("not_understood", {"text": text.strip()[:80]})
@@ -134,8 +138,32 @@ def _by_rules(
         return _go_out_check(matches[0], reading, legal)
     if matches:
         return _which(matches)
+    not_now = _not_now(reading, state, legal)
+    if not_now is not None:
+        return not_now
     asked = _which_discard(reading, legal)
     return asked if asked is not None else _fallback(text, reading, state)
+
+
+def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]) -> Refusal | None:
+    """A move named while it is someone else's turn, or before the draw that must come
+    first: said so, as the table would ("ok I'll take the queen" during Ben's turn)."""
+    verbs = reading.concepts & VERBS
+    onto = reading.piles or any(spec.onto for spec in reading.cards)
+    if not (verbs or (any(not spec.onto for spec in reading.cards) and onto)):
+        return None  # "the queen of clubs?" alone may be asked
+    seat, current = state.get("seat"), state.get("current_seat")
+    hand = state.get("hand") or []
+    from_hand = [spec for spec in reading.cards if not spec.onto]
+    held = all(any(spec.matches(card, None) for card in hand) for spec in from_hand)
+    if not held and not verbs & {"take", "draw"}:
+        return None  # "you don't hold that" says more
+    if isinstance(seat, int) and isinstance(current, int) and seat != current:
+        return Refusal("not_your_turn", {"seat": seat, "current_seat": current})
+    drawing_only = bool(legal) and all(action["type"] == "draw" for action in legal)
+    if drawing_only and not verbs & {"draw", "take", "end_turn"}:
+        return Refusal("must_draw_first")  # ending the turn: the table says what it needs
+    return None
 
 
 def _which_discard(reading: Reading, legal: Sequence[Action]) -> Refusal | None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.registry import game_rules
+from services.assistant.respond import respond
 
 HERE = Path(__file__).resolve().parent
 LANGUAGES = ("en", "fr", "pt", "nl")
@@ -90,6 +91,11 @@ def seat_view(position: str) -> dict[str, Any]:
     game, notation = POSITIONS[position]
     state = game_rules(game).parse_position(notation)
     return {"v": 1, "seq": 7, "seat": 0, "player": "p0", "state": state.view_for(0)}
+
+
+def said(position: str, lang: str, text: str) -> tuple[str, dict[str, Any]]:
+    """What the assistant sends when Ana, in ``position``, says ``text`` in ``lang``."""
+    return respond({"v": 1, "id": "t1", "text": text, "lang": lang}, seat_view(position), NAMES)
 
 
 def load(lang: str, path: Path | None = None) -> list[Line]:
