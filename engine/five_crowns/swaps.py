@@ -182,14 +182,21 @@ class SwapSolver:
 
     def after_discard(self, banned: Card | None = None, bound: int | None = None) -> int:
         """The lowest penalty of ``hand`` less one card other than ``banned``, at most ``bound``."""
-        wild_rank = self.wild_rank
-        hand = self.hand
-        choices = [other for other in dict.fromkeys(hand) if other != banned] or list(hand)
+        wild_rank, hand, keep = self.wild_rank, self.hand, self.keep
+        if self._ordered is None:
+            self._ordered = sorted(
+                dict.fromkeys(hand), key=lambda other: _try_order(other, wild_rank)
+            )
+        # The distinct cards less ``banned`` in try order (as sorting them again would).
+        choices = [other for other in self._ordered if other != banned] or list(hand)
         best = bound
-        choices.sort(key=lambda other: _try_order(other, wild_rank))
         for other in choices:
-            if best is not None and _floor(other, self.keep, hand, wild_rank) >= best:
-                continue
+            if best is not None:
+                if other.rank != wild_rank and other != JOKER:  # ``_floor``, inlined
+                    if keep - other.rank >= best:
+                        continue
+                elif _floor(other, keep, hand, wild_rank) >= best:
+                    continue
             penalty = self.penalty_less(other)
             if best is None or penalty < best:
                 best = penalty

@@ -211,9 +211,16 @@ class DrawPricer:
         whole = self.solver.whole_after(card)
         drawn = [*self.solver.hand, card]
         lowest = self.keep  # throwing ``card`` (or a copy) back
+        wild_rank = self.wild_rank
         for other in dict.fromkeys(self.solver.hand):
-            if other != card:
-                lowest = min(lowest, _floor(other, whole, drawn, self.wild_rank))
+            if other == card:
+                continue
+            if other.rank != wild_rank and other != JOKER:  # ``_floor`` of a natural
+                floor = whole - other.rank
+            else:
+                floor = _floor(other, whole, drawn, wild_rank)
+            if floor < lowest:
+                lowest = floor
         found = self._solved_floors[card] = max(0, lowest)
         return found
 
