@@ -118,6 +118,10 @@ class SwapSolver:
         keep = self.penalty_less(card)
         return self._child(hand, self.natural_total - card.rank, groups, vectors, keep)
 
+    def _cost(self) -> int:
+        """What all of ``hand`` costs (every card left over)."""
+        return self.natural_total + self.wild_penalty
+
     def _penalty(self, natural_total: int, vectors: list[tuple[int, ...]]) -> int:
         if self.wilds:
             melded = _most_melded(vectors, self.wilds)
@@ -195,7 +199,7 @@ class SwapSolver:
                 if other.rank != wild_rank and other != JOKER:  # ``_floor``, inlined
                     if keep - other.rank >= best:
                         continue
-                elif _floor(other, keep, hand, wild_rank) >= best:
+                elif _floor(other, keep, hand, wild_rank, self._cost()) >= best:
                     continue
             penalty = self.penalty_less(other)
             if best is None or penalty < best:
@@ -241,7 +245,7 @@ class SwapSolver:
         for card in ordered[1:]:
             if not best:
                 break  # nothing beats 0, and later cards lose the ties
-            if _floor(card, whole, hand, wild_rank) >= best:
+            if _floor(card, whole, hand, wild_rank, self._cost()) >= best:
                 continue  # it cannot beat the best (a tie loses: tried later)
             penalty = self.penalty_less(card)
             if penalty < best:
@@ -397,13 +401,14 @@ class SwapSolver:
         slot = _slot(card)
         rest = [self.vectors[index] for index in outside]
         natural_total = self.natural_total + card.rank
+        drawn_cost = self._cost() + card.rank  # what every card of ``drawn`` costs
         best = bound
         for other in choices:
             if best is not None:
                 if other.rank != wild_rank and other != JOKER:  # ``_floor``, inlined
                     if whole - other.rank >= best:
                         continue
-                elif _floor(other, whole, drawn, wild_rank) >= best:
+                elif _floor(other, whole, drawn, wild_rank, drawn_cost) >= best:
                     continue
             if other == card and card != banned:
                 penalty = self.keep
@@ -446,8 +451,11 @@ def _try_order(card: Card, wild_rank: int) -> tuple[bool, int]:
     return (is_wild(card, wild_rank), -card_penalty(card, wild_rank))
 
 
-def _floor(card: Card, whole: int, hand: Sequence[Card], wild_rank: int) -> int:
-    """A lower bound on the penalty of ``hand`` (whose penalty is ``whole``) less ``card``.
+def _floor(
+    card: Card, whole: int, hand: Sequence[Card], wild_rank: int, total: int | None = None
+) -> int:
+    """A lower bound on the penalty of ``hand`` (whose penalty is ``whole``) less ``card``;
+    ``total``: what all of ``hand`` costs, if known.
 
     Putting the card back as a leftover arranges the whole hand: at least
     ``whole - value``. A wild put back joins any meld, so unless the rest melds nothing
@@ -456,7 +464,9 @@ def _floor(card: Card, whole: int, hand: Sequence[Card], wild_rank: int) -> int:
     value = card_penalty(card, wild_rank)
     if not is_wild(card, wild_rank):
         return whole - value
-    everything = sum(card_penalty(other, wild_rank) for other in hand) - value
+    if total is None:
+        total = sum(card_penalty(other, wild_rank) for other in hand)
+    everything = total - value
     return max(whole - value, min(whole, everything))
 
 
