@@ -108,6 +108,8 @@ IDIOMS: tuple[Idiom, ...] = (
     # Portuguese
     _idiom("^ da para", "can me"),  # "dá para fechar?": can I go out?
     _idiom("^ da pra", "can me"),
+    _idiom("de baixo", "", "play"),  # below, not "baixo" (I lay down)
+    _idiom("em baixo", "", "play"),
     _idiom("onde nao tem nada", "empty", "end_turn have where"),
     _idiom("onde nao ha nada", "empty", "end_turn have where"),
     _idiom("quanto eu tenho", "score me"),

@@ -172,6 +172,14 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     options = options or (
         reading.has("what", "can") and bool(reading.cards) and all(s.onto for s in reading.cards)
     )
+    options = options or (  # "what can go on east?": my cards that fit on it
+        reading.question
+        and reading.has("what", "can")
+        and not reading.cards
+        and len(reading.piles) == 1
+        and reading.piles[0].code is not None
+        and reading.piles[0].onto
+    )
     if not options and not (
         reading.has("what", "can") and _me(reading) and reading.any("play", "move")
     ):
@@ -263,6 +271,12 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         and reading.any("empty", "end_turn")
         and not (reading.cards or reading.piles or reading.any("side", "corner", "when", "how"))
     )  # "is the deck nearly empty?", "o monte tá quase acabando?"
+    everyone_has = everyone_has or (
+        reading.question
+        and reading.concepts == {"stock"}
+        and not (reading.cards or reading.piles)
+        and len(reading.words) <= 2
+    )  # "stock?", "la pioche ?": what is left in it
     if reading.any("side", "corner") and not reading.any("how_many"):
         return None  # "e se uma pilha do lado ficar vazia?": a rule
     if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
@@ -356,11 +370,16 @@ def discard_top_answer(state: State) -> Answer:
 
 
 def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if not (reading.question and reading.any("what") and len(reading.piles) == 1):
+    # "what's on north?", "is north empty?", "is there anything on north?"
+    asked = reading.any("what", "empty") or (
+        "there" in reading.concepts and len(reading.words) <= 6
+    )
+    named = [spec for spec in reading.piles if spec.code is not None]  # not "spot" alone
+    if not (reading.question and asked and len(named) == 1):
         return None
     if reading.cards or _acts(reading) or reading.any("play", "can") or state is None:
         return None
-    code = reading.piles[0].code
+    code = named[0].code
     piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
     if code is None or code not in piles:
         return None

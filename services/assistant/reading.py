@@ -16,6 +16,7 @@ from services.assistant.idioms import idiom_spans, separable_concepts
 from services.assistant.sounds import PILE_SOUNDS, RANK_SOUNDS, SUIT_SOUNDS
 from services.assistant.words import (
     COLOUR_WORDS,
+    CONCEPTS,
     CONNECTORS,
     CORNER_WORDS,
     FILLERS,
@@ -23,13 +24,16 @@ from services.assistant.words import (
     HORIZONTAL,
     IS_AFTER,
     IS_BEFORE,
+    IS_STATES,
     JOKER_WORDS,
     LANGUAGES,
     ONTO,
     PILE_CODES,
+    PILE_LETTERS,
     RANK_WORDS,
     SCREEN_HORIZONTAL,
     SCREEN_VERTICAL,
+    SHORTHAND,
     SUIT_COLOUR,
     SUIT_WORDS,
     VERTICAL,
@@ -197,6 +201,23 @@ def tokens(text: str) -> tuple[list[str], list[bool]]:
     return words, upper
 
 
+def _unabbreviated(
+    words: list[str], upper: list[bool], lang: str | None
+) -> tuple[list[str], list[bool]]:
+    """Chat shorthand in the speaker's language written out ("c a ki de jouer", "oq tem
+    no N", "hvl kaarten"); a capital letter stays a pile's initial."""
+    table = SHORTHAND.get(lang or "", {})
+    if not table:
+        return words, upper
+    out_words: list[str] = []
+    out_upper: list[bool] = []
+    for word, capital in zip(words, upper, strict=True):
+        full = None if capital else table.get(word)
+        out_words.extend(full or (word,))
+        out_upper.extend([capital] * len(full or (word,)))
+    return out_words, out_upper
+
+
 _SPLIT_SUITS = frozenset(w for w in SUIT_WORDS if w.endswith("en"))  # "klaver en", "hart en"
 _SPLIT_SIDES = frozenset(  # "ou est", "o este", "sudo este"
     w for w in (*HORIZONTAL, *CORNER_WORDS) if len(w) >= 5
@@ -273,8 +294,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     ("les cartes de Zoé" is not south misheard)."""
     text = _INTERJECTION.sub("", text, count=1)
     text = _without_refused_clauses(_corrected(text), speaker_of(lang))
-    words, upper = tokens(text)
     speaker = speaker_of(lang)
+    words, upper = _unabbreviated(*tokens(text), speaker)
     if speaker in (None, "en"):
         _to_misheard(words)
     per_word = [set(concepts_of(word, speaker)) for word in words]
@@ -294,7 +315,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         concepts |= separable_concepts(words)
     named_at = {index for index, word in enumerate(words) if word in names}
     piles, pile_at = _piles(words, upper, speaker, named_at)
-    cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker)
+    cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker, pile_at)
     stripped = text.strip()
     lead_at = _lead_at(stripped, words)
     lead = words[lead_at] if words else ""
@@ -358,7 +379,18 @@ _CORRECTION = re.compile(
     # Said without commas, as a recogniser writes it: "actually no", "non pardon",
     # "eh nee toch maar".
     r"|\bactually\W+no\b|\bno\W+actually\b|\bnon\W+pardon\b|\bpardon\W+non\b"
-    r"|\b(?:eh\W+)?nee\W+toch(?:\W+maar)?\b",
+    r"|\b(?:eh\W+)?nee\W+toch(?:\W+maar)?\b"
+    # A hesitation before the "no", or a bare "no" between a word and the next card's
+    # article: "the eight of clubs uh no the eight of spades", "de boer nee de vrouw".
+    r"|\b(?:uh|um|erm|euh|eh|ehm|uhm|hum)\W+(?:no|non|n[aã]o|nee)\b"
+    # (not Portuguese "no", "in the": "no o este")
+    r"|(?<=\w)\s+(?:no\s+(?=the\s)|non\s+(?=(?:le|la|l)\W)|n[aã]o\s+(?=[oa]\s)"
+    r"|nee\s+(?=(?:de|het)\s))",
+    re.IGNORECASE,
+)
+# "…, no, wait, the one of spades": only the suit is corrected, the rest still stands.
+_SUIT_ONLY = re.compile(
+    r"^(?:(?:the\s+)?one|o|a|le|la|celui|celle|die|de|het)\s+(?:of|de|van)\s+(\w+)$",
     re.IGNORECASE,
 )
 
@@ -421,7 +453,17 @@ def _corrected(text: str) -> str:
     """What a line that corrects itself stands for: its last part; nothing when nothing
     follows ("six of spades on east, no wait"): a line taken back names no action."""
     parts = _CORRECTION.split(text)
-    return parts[-1].strip(" ,.;:!") if len(parts) > 1 else text
+    if len(parts) == 1:
+        return text
+    last = parts[-1].strip(" ,.;:!")
+    suit_only = _SUIT_ONLY.match(last)
+    if suit_only and plain(suit_only[1]) in SUIT_WORDS:
+        head = parts[0].split()
+        suits = [at for at, word in enumerate(head) if plain(word) in SUIT_WORDS]
+        if suits:
+            head[suits[0]] = suit_only[1]  # "seis de paus no sete…, não, o de espadas"
+            return " ".join(head)
+    return last
 
 
 # English question starts that open a statement in another language: "do monte" (pt).
@@ -469,8 +511,17 @@ def _wonders(words: list[str], concepts: set[str]) -> bool:
 
 def _about_another(text: str, words: list[str], names: frozenset[str]) -> bool:
     """A line opening with a player's name, not set apart by a comma, speaks of that
-    player ("Zoé should play the seven", "Ben took the queen"): never the speaker's move."""
-    return len(words) > 1 and words[0] in names and not _VOCATIVE.match(text)
+    player ("Zoé should play the seven", "Ben took the queen"), as does a name before
+    "has" ("haha zoë heeft alle jokers"): never the speaker's move."""
+    if len(words) > 1 and words[0] in names and not _VOCATIVE.match(text):
+        return True
+    return any(
+        word in names and "have" in concepts_of(after) and after not in _ASKING_HAVE
+        for word, after in itertools.pairwise(words)
+    )
+
+
+_ASKING_HAVE = frozenset({"heb", "tenho", "ai", "have"})  # "Ben, have you…": not a third person
 
 
 def _lead_at(text: str, words: list[str]) -> int:
@@ -528,10 +579,12 @@ _CARD_NEGATIONS = frozenset({"not", "nao", "niet", "geen", "never", "jamais", "s
 
 
 def _unnegated(
-    words: list[str], cards: tuple[CardSpec, ...], lang: str | None
+    words: list[str], cards: tuple[CardSpec, ...], lang: str | None, pile_at: set[int]
 ) -> tuple[CardSpec, ...]:
     """The cards said, less those refused: "not the queen, I'll draw", "pas la dame",
-    "niet de vrouw", "a dama não" name the queen only to rule it out."""
+    "niet de vrouw", "a dama não" name the queen only to rule it out ("kh NE" is a pile,
+    not French "ne")."""
+    words = [_PILE if at in pile_at else word for at, word in enumerate(words)]
     negations = _CARD_NEGATIONS | _NEGATIONS | ({"pas"} if lang in (None, "fr") else set())
     # "I'll leave the queen", "je laisse la dame", "die vrouw laat ik liggen": refused too.
     words = [_NOT if _leaves(words, at) else word for at, word in enumerate(words)]
@@ -567,6 +620,7 @@ def _unnegated(
 
 
 _NOT = "\0not"  # a word that refuses the card it is said with (never a word of a line)
+_PILE = "\0pile"  # a pile's place, whatever its word
 _LEAVING = frozenset(
     {"leave", "leaving", "laisse", "laisser", "laisserai", "deixo", "deixa", "deixar", "deixe",
      "laat", "laten", "keep", "keeping", "garde", "gardes", "garder", "guardo", "guarda",
@@ -692,7 +746,7 @@ def _later(words: list[str], per_word: list[set[str]]) -> bool:
     """Is the line's move for later, so no move now? "almost out", "going out soon", "je
     vais bientôt sortir", "I'll go out next turn" ("next turn!" alone still ends this one)."""
     pairs = set(itertools.pairwise(words))
-    soon = bool(_SOON & set(words))
+    soon = bool(_SOON & set(words) or pairs & _NOT_YET)
     if not soon and not (pairs & _NEXT_TURN):
         return False
     acts = _ACTS if soon else _ACTS - {"end_turn"}
@@ -701,6 +755,11 @@ def _later(words: list[str], per_word: list[set[str]]) -> bool:
     )
 
 
+# "nee, nog niks leggen", "pas encore", "ainda não", "not yet": nothing now.
+_NOT_YET = frozenset(
+    {("nog", "niks"), ("nog", "niets"), ("nog", "niet"), ("nog", "geen"), ("pas", "encore"),
+     ("ainda", "nao"), ("not", "yet"), ("nao", "ainda")}
+)  # fmt: skip
 _AUXILIARIES = frozenset({"ai", "as", "avons", "avez", "ont", "suis", "es", "sommes", "etes"})
 
 
@@ -778,7 +837,7 @@ def _piles(
         width = 1
         if word in CORNER_WORDS:
             code = CORNER_WORDS[word]
-        elif word in VERTICAL and following in HORIZONTAL:
+        elif word in VERTICAL and following in HORIZONTAL and not _pile_is(words, index + 1):
             code, width = VERTICAL[word] + HORIZONTAL[following], 2
         elif word in VERTICAL and _heard_side(following, lang):
             side = PILE_SOUNDS.closest(following, lang) or ""
@@ -793,6 +852,8 @@ def _piles(
             code, width = corner
         elif upper[index] and word.upper() in PILE_CODES:
             code = word.upper()
+        elif upper[index] and (letters := _pile_letters(words, index, lang)) is not None:
+            code = letters  # "sur SO", "no L", "op ZW"
         elif (
             len(word) >= 3
             and _unknown(word)
@@ -867,6 +928,26 @@ def _wants_pile(words: list[str], index: int) -> bool:
     return any(_role(words, index))
 
 
+def _pile_letters(words: list[str], index: int, lang: str | None) -> str | None:
+    """A pile typed as its initials in the speaker's language, after a word of placing:
+    "O" alone opens a Portuguese sentence as the article."""
+    code = PILE_LETTERS.get(lang or "", {}).get(words[index].upper())
+    placed = index > 0 and (words[index - 1] in ONTO or words[index - 1] in _TYPED_ONTO)
+    return code if placed else None
+
+
+_TYPED_ONTO = frozenset({"en", "naar", "op", "sur", "pro", "no", "na"})
+
+
+def _pile_is(words: list[str], index: int) -> bool:
+    """ "le nord est vide": this "est" says what the pile before it is."""
+    return (
+        words[index] == "est"
+        and words[index + 1 : index + 2] != []
+        and (words[index + 1] in IS_STATES)
+    )
+
+
 def _est_is_east(words: list[str], index: int) -> bool:
     before = words[index - 1] if index else ""
     after = words[index + 1] if index + 1 < len(words) else ""
@@ -924,6 +1005,15 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
         rank = _rank_of(words, index)
         if rank is None:
             continue
+        if (
+            word in WEAK_RANKS
+            and word != "as"
+            and words[index + 1 : index + 2]
+            and (words[index + 1] in SUIT_WORDS)
+        ):
+            continue  # "je vire un pique", "een harten": an article before a suit
+        if rank < 0 and word in CONCEPTS["meld"].get(lang or "", ()):
+            continue  # "la suite de cœur" is a run, not a seven heard as "suite"
         suit, colour, taken = _suit_and_colour(words, index, used)
         if word in WEAK_RANKS and not _ace_after_article(words, index):
             said_suit = any(words[at] in SUIT_WORDS for at in taken)
@@ -936,6 +1026,8 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
             if suit is None:
                 continue
             real_suit = any(words[at] in SUIT_WORDS for at in taken)
+            if any(_a_group(words, at, lang) for at in taken if words[at] in SUIT_WORDS):
+                continue  # "mijn harten neer", "la suite de cœur et…": a run, no card heard
             if real_suit and not (_suit_follows(words, index) or before):
                 continue  # "zo, klaveren negen": the suit is the next rank's
             if not real_suit and len(word) < 4:
@@ -950,10 +1042,30 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
     for index, word in enumerate(words):
         if index in used:
             continue
-        if word in SUIT_WORDS and not _next_is_card(words, index):
+        if (
+            word in SUIT_WORDS
+            and not _next_is_card(words, index)
+            and not _a_group(words, index, lang)
+        ):
             cards.append(_spec(words, index, None, SUIT_WORDS[word], None))
     cards.sort(key=lambda spec: spec.at)
     return tuple(cards)
+
+
+_GROUP_WORDS = frozenset(
+    {"my", "all", "those", "these", "mes", "tous", "toutes", "ces", "meus", "minhas", "todos",
+     "todas", "mijn", "alle", "die", "mine"}
+)  # fmt: skip
+
+
+def _a_group(words: list[str], index: int, lang: str | None) -> bool:
+    """ "lay down my hearts", "la suite de cœur", "a sequência de copas": a suit naming
+    several cards (a run), not one card."""
+    before = [word for word in words[max(0, index - 2) : index] if word not in CONNECTORS]
+    # The speaker's own word for a run: "set de pique" is a seven misheard, in French.
+    return bool(before) and (
+        before[-1] in _GROUP_WORDS or before[-1] in CONCEPTS["meld"].get(lang or "en", ())
+    )
 
 
 _CARD_OR_PILE = frozenset(

@@ -152,6 +152,8 @@ def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]
     onto = reading.piles or any(spec.onto for spec in reading.cards)
     if not (verbs or (any(not spec.onto for spec in reading.cards) and onto)):
         return None  # "the queen of clubs?" alone may be asked
+    if not reading.cards and any(_unknown_word(word) for word in reading.words):
+        return None  # "mamie, tu veux encore du café ?": table talk, not a move
     seat, current = state.get("seat"), state.get("current_seat")
     hand = state.get("hand") or []
     from_hand = [spec for spec in reading.cards if not spec.onto]
@@ -228,12 +230,29 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
 
 
 def _go_out_check(action: Action, reading: Reading, legal: Sequence[Action]) -> Understood:
-    """A card alone when it could also go out: ask, since a plain discard would waste it."""
-    if action["type"] == "discard" and not reading.concepts & VERBS:
-        card = action["card"]
-        if any(a["type"] == "go_out" and a["discard"] == card for a in legal):
-            return Refusal("go_out_or_discard", {"card": card})
+    """A discard that could also go out: ask, since a plain discard would waste the way
+    out; not when going out was refused ("…, I'm not going out") or the discard is "just"
+    one."""
+    if action["type"] != "discard" or _only(reading) or _refused_going_out(reading):
+        return Act(action)
+    card = action["card"]
+    if any(a["type"] == "go_out" and a["discard"] == card for a in legal):
+        return Refusal("go_out_or_discard", {"card": card})
     return Act(action)
+
+
+_ONLY = frozenset({"just", "only", "juste", "seulement", "so", "apenas", "alleen", "gewoon"})
+
+
+def _only(reading: Reading) -> bool:
+    return bool(_ONLY & set(reading.words))
+
+
+def _refused_going_out(reading: Reading) -> bool:
+    """A word of going out said, and gone from the line's concepts: negated."""
+    return "go_out" not in reading.concepts and any(
+        "go_out" in concepts_of(word) for word in reading.words
+    )
 
 
 def _which(candidates: list[Action]) -> Refusal:

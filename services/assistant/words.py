@@ -111,6 +111,35 @@ SCREEN_VERTICAL = {"top": "N", "upper": "N", "haut": "N", "cima": "N", "boven": 
 SCREEN_HORIZONTAL = {"right": "E", "droite": "E", "direita": "E", "rechts": "E",
                      "left": "W", "gauche": "W", "esquerda": "W", "links": "W"}  # fmt: skip
 PILE_CODES = frozenset({"N", "E", "S", "W", "NE", "SE", "SW", "NW"})
+# Piles typed as their initials in the speaker's language ("sur SO", "no L", "op ZW").
+PILE_LETTERS: dict[str, dict[str, str]] = {
+    "fr": {"O": "W", "NO": "NW", "SO": "SW"},
+    "pt": {"L": "E", "O": "W", "NO": "NW", "SO": "SW"},
+    "nl": {"Z": "S", "O": "E", "NO": "NE", "ZO": "SE", "ZW": "SW"},
+}
+# Chat shorthand, as typed quickly on a phone, by language: the words it stands for.
+SHORTHAND: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {"u": ("you",), "ur": ("your",), "r": ("are",), "hv": ("have",),
+           "rn": ("right", "now"), "im": ("i", "am"), "whos": ("who", "is"),
+           "wats": ("what", "is"), "b4": ("before",), "pls": ("please",),
+           "plz": ("please",), "thx": ("thanks",), "nxt": ("next",), "crd": ("card",),
+           "crds": ("cards",)},
+    "fr": {"ki": ("qui",), "koi": ("quoi",), "cb": ("combien",), "cmb": ("combien",),
+           "mtn": ("maintenant",), "g": ("j", "ai"), "jpeux": ("je", "peux"),
+           "jpe": ("je", "peux"), "jsuis": ("je", "suis"), "jsais": ("je", "sais"),
+           "chui": ("je", "suis"), "pk": ("pourquoi",), "pq": ("pourquoi",),
+           "qd": ("quand",), "ds": ("dans",), "tt": ("tout",), "bcp": ("beaucoup",),
+           "jpioche": ("je", "pioche"), "jjoue": ("je", "joue"), "jmets": ("je", "mets")},
+    "pt": {"oq": ("o", "que"), "q": ("que",), "qts": ("quantos",), "qnts": ("quantos",),
+           "qtas": ("quantas",), "qntas": ("quantas",), "vc": ("voce",), "vcs": ("voces",),
+           "eh": ("e",), "n": ("nao",), "tb": ("tambem",), "tbm": ("tambem",),
+           "pq": ("porque",), "cmg": ("comigo",), "td": ("tudo",), "hj": ("hoje",),
+           "blz": ("beleza",), "mt": ("muito",)},
+    "nl": {"hvl": ("hoeveel",), "idd": ("inderdaad",), "wsl": ("waarschijnlijk",),
+           "ff": ("even",), "wrm": ("waarom",), "w8": ("wacht",), "mss": ("misschien",),
+           "nie": ("niet",), "ni": ("niet",), "kga": ("ik", "ga"), "kheb": ("ik", "heb"),
+           "kzal": ("ik", "zal"), "tis": ("het", "is")},
+}  # fmt: skip
 # After these, French "est" is "is" ("c'est", "qu'est-ce", "où est"), not east.
 IS_AFTER = frozenset(
     {"c", "ce", "ca", "il", "elle", "qui", "qu", "quel", "quelle", "ou", "tour", "quoi",
@@ -118,6 +147,11 @@ IS_AFTER = frozenset(
 )  # fmt: skip
 # Before these, "est" is a verb too ("est-ce", "est-il").
 IS_BEFORE = frozenset({"ce", "il", "elle", "on", "a", "au", "mon", "ma", "le", "la", "quoi"})
+# What a pile "est" (is): "le nord est vide ?" is north, not north-east.
+IS_STATES = frozenset(
+    {"vide", "libre", "plein", "pleine", "occupe", "occupee", "pris", "prise", "bloque",
+     "encore", "toujours", "deja", "complet", "bon", "ok", "rempli", "dispo", "disponible"}
+)  # fmt: skip
 # Where a card goes (the target follows) and where a pile comes from.
 ONTO = frozenset(
     {"on", "onto", "to", "over", "sur", "au", "aux", "vers", "no", "na", "em", "para",

@@ -47,8 +47,9 @@ from services.assistant.respond import respond
         ("F5", "nl", "ik leg mijn kaarten neer en gooi harten vijf weg", "go_out 5H"),
         ("F5", "fr", "je joue mes cartes puis je jette le cinq de cœur", "go_out 5H"),
         ("F5", "pt", "baixo as cartas e descarto o cinco de copas", "go_out 5H"),
-        ("F5", "pt", "jogo fora o cinco de copas", "discard 5H"),
-        ("F5", "nl", "harten vijf gaat weg", "discard 5H"),
+        # (a discard that could go out is asked about: not gone out)
+        ("F5", "pt", "jogo fora o cinco de copas", "ask go_out_or_discard card=5H"),
+        ("F5", "nl", "harten vijf gaat weg", "ask go_out_or_discard card=5H"),
         # A correction as a recogniser writes it, without commas (batch 15).
         ("K1", "en", "six of spades on east actually no seven of spades on west", "play 7S W"),
         ("K1", "fr", "le sept de pique à l'ouest non pardon le six de trèfle à l'est", "play 6C E"),

@@ -57,11 +57,11 @@ def test_the_exemplars_are_the_labelled_lines_of_the_corpus_and_held_out_batches
 
 def test_a_question_no_rule_places_is_answered_by_its_likeness() -> None:
     view = seat_view("K1")
-    reading = read("stock?", "en", FIRST_NAMES)
-    refused = _by_rules("stock?", reading, view["state"], NAMES)
+    line = "run through my cards for me"
+    refused = _by_rules(line, read(line, "en", FIRST_NAMES), view["state"], NAMES)
     assert isinstance(refused, Refusal) and refused.code == "not_understood"
-    assert understand("stock?", view["state"], NAMES, "en") == Answer(
-        "stock_count", {"count": view["state"]["stock_count"]}
+    assert understand(line, view["state"], NAMES, "en") == Answer(
+        "hand", {"cards": view["state"]["hand"]}
     )
 
 
