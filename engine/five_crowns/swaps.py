@@ -331,10 +331,10 @@ class SwapSolver:
         return self._near
 
     def after_swap_apart(self) -> int | None:
-        """For a drawn natural ``apart`` from the hand (see ``apart``) melded with two
-        wilds: the lowest penalty of ``hand`` + it less one other card. The same for
-        every such card, whatever its rank (it melds with wilds only, so it is not in
-        the penalty). None when no discard leaves it two wilds (it cannot meld).
+        """For a drawn natural in a meld of wilds only (the only meld it can join when it
+        is ``apart`` from the hand): the lowest penalty of ``hand`` + it less one other
+        card. The same for every such card, whatever its rank or suit (melded, it is not
+        in the penalty). None when no discard leaves it two wilds (no such meld).
 
         Throwing natural d: the rest is ``hand`` less d with two wilds fewer to share,
         every spare wild joining the drawn card's meld. Throwing a wild: one wild fewer

@@ -113,7 +113,6 @@ class DrawPricer:
         # What the wilds may add to a hand's penalty: only when it melds nothing at all,
         # which three wilds always do.
         self.wild_penalty = self.solver.wild_penalty if self.solver.wilds < MIN_MELD else 0
-        self._two_wilds_fewer: int | None = None
         self.same_rank: dict[int, int] = {}  # naturals held per rank
         self.suit_ranks: dict[str, int] = {}  # per suit, a bit for each rank held
         for natural in self.naturals:
@@ -148,8 +147,9 @@ class DrawPricer:
         Else break up the meld holding it: the rest arranges ``hand`` less d (less the
         meld's wilds), so the naturals leave at least ``swap`` less the wilds' share,
         less the other naturals of that meld (its rank, or its suit within a run's
-        reach); with no such natural, the meld took two wilds or more (see
-        ``_without_two_wilds``). A drawn wild could sit in any meld: not bounded (0).
+        reach); with no such natural, the meld is the card and two wilds or more, and
+        the lowest penalty such arrangements leave is ``after_swap_apart``'s, the same
+        for every card. A drawn wild could sit in any meld: not bounded (0).
         """
         if is_wild(card, self.wild_rank):
             return 0
@@ -161,7 +161,9 @@ class DrawPricer:
         if partners:
             lowest = min(lowest, self.swap - self.wild_penalty - partners)
         if self.solver.wilds >= 2:
-            lowest = min(lowest, self._without_two_wilds())
+            with_wilds_only = self.solver.after_swap_apart()
+            if with_wilds_only is not None:
+                lowest = min(lowest, with_wilds_only)
         found = self._floors[card] = max(0, lowest)
         return found
 
@@ -181,26 +183,6 @@ class DrawPricer:
                 if present and others - present.bit_count() <= wilds and sums[present] > run:
                     run = sums[present]
         return book if book > run else run
-
-    def _without_two_wilds(self) -> int:
-        """A lower bound on what the naturals of ``hand`` less any one card leave with
-        two wilds fewer (a meld of the drawn card and wilds only took them)."""
-        if self._two_wilds_fewer is None:
-            wild_rank = self.wild_rank
-            wilds = sorted(
-                (card for card in self.solver.hand if is_wild(card, wild_rank)),
-                key=lambda card: -card_penalty(card, wild_rank),
-            )
-            fewer = [card for card in self.solver.hand if not is_wild(card, wild_rank)]
-            fewer += wilds[2:]  # the costliest two gone: the least wild penalty left
-            left = (
-                0
-                if len(wilds) - 2 >= MIN_MELD
-                else sum(card_penalty(card, wild_rank) for card in wilds[2:])
-            )
-            after = solver_for(fewer, wild_rank).after_discard() if fewer else 0
-            self._two_wilds_fewer = after - left
-        return self._two_wilds_fewer
 
     def solved_floor(self, card: Card) -> int:
         """A tighter lower bound on ``value(card)`` (natural): ``hand + card`` solved whole,
