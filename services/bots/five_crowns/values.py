@@ -123,6 +123,8 @@ class DrawPricer:
         self._floors: dict[Card, int] = {}
         self._solved_floors: dict[Card, int] = {}
         self._kind_of: dict[Card, tuple[int, bool, Card | int]] = {}
+        self._near: set[int] | None = None  # the solver's reach sets, once
+        self._suit_near: set[int] = set()
 
     def ceiling(self, card: Card) -> int:
         return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
@@ -214,18 +216,22 @@ class DrawPricer:
         found = self._kind_of.get(card)
         if found is not None:
             return found
-        solver = self.solver
-        if is_wild(card, self.wild_rank):  # it may join any meld
+        rank = card.rank
+        if rank == self.wild_rank or card == JOKER:  # it may join any meld
             found = (self.ceiling(card), False, card)
         else:
-            ceiling = min(self.keep, self.swap + card.rank)
-            slot = _SUIT_INDEX[card.suit] * len(RANKS) + card.rank - LOWEST_RANK
-            if slot not in solver.near_slots():  # no meld with a natural of the hand
-                apart = solver.after_swap_apart()  # with two wilds, one answer for all
-                found = (ceiling if apart is None else min(ceiling, apart), True, card)
+            ceiling = self.swap + rank
+            if self.keep < ceiling:
+                ceiling = self.keep
+            if self._near is None:
+                self._near = self.solver.near_slots()
+                self._suit_near = self.solver.suit_near_slots()
+            slot = _SUIT_INDEX[card.suit] * len(RANKS) + rank - LOWEST_RANK
+            if slot not in self._near:  # no meld with a natural of the hand
+                apart = self.solver.after_swap_apart()  # with two wilds, one answer for all
+                found = (ceiling if apart is None or apart > ceiling else apart, True, card)
             else:
-                alone = slot not in solver.suit_near_slots()
-                found = (ceiling, False, card.rank if alone else card)
+                found = (ceiling, False, rank if slot not in self._suit_near else card)
         self._kind_of[card] = found
         return found
 
