@@ -120,7 +120,7 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         reading.question
         and reading.has("what", "play")
         and _me(reading)
-        and len(reading.words) <= 4
+        and sum(word not in _PADDING for word in reading.words) <= 4  # "ok what do I play"
         and reading.lead_word not in _ME_NOW_STARTS  # "sou eu que jogo?" asks whose turn
         and not {"are", "sont", "sao", "zijn"} & set(reading.words)  # "what are my plays?"
         and not (reading.cards or reading.piles or reading.any("can", "options", "card"))
@@ -171,6 +171,12 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     # "what may go on a red seven?": the cards that fit there
     options = options or (
         reading.has("what", "can") and bool(reading.cards) and all(s.onto for s in reading.cards)
+    )
+    options = options or (  # "which of my cards can go somewhere?"
+        reading.question
+        and reading.has("what", "card", "can", "me")
+        and reading.any("play", "turn", "fits")
+        and not (reading.cards or reading.piles)
     )
     options = options or (  # "what can go on east?": my cards that fit on it
         reading.question
@@ -371,8 +377,10 @@ def discard_top_answer(state: State) -> Answer:
 
 def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     # "what's on north?", "is north empty?", "is there anything on north?"
-    asked = reading.any("what", "empty") or (
-        "there" in reading.concepts and len(reading.words) <= 6
+    asked = (
+        reading.any("what", "empty")
+        or ("there" in reading.concepts and len(reading.words) <= 6)
+        or bool(_ANYTHING & set(reading.words))  # "anything on SE?"
     )
     named = [spec for spec in reading.piles if spec.code is not None]  # not "spot" alone
     if not (reading.question and asked and len(named) == 1):
@@ -394,6 +402,8 @@ def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -
 def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.any("go_out", "score", "meld", "value", "last", "draw") or reading.cards:
         return None
+    if reading.has("card", "can"):
+        return None  # "which of my cards can go somewhere?": where they fit, not a turn
     if reading.any("do", "build"):
         return None  # "what do I do on my turn?" is a rule
     whose = reading.any("turn") and (
@@ -455,6 +465,8 @@ def turn_answer(state: State) -> Answer:
     return Answer("turn", {"seat": current})
 
 
+_ANYTHING = frozenset({"anything", "something", "quelque", "algo", "alguma", "iets"})
+_PADDING = frozenset({"ok", "okay", "oke", "so", "now", "then", "agora", "maintenant", "nu", "dan"})
 _SOFTENERS = frozenset({"bien", "vraiment", "really", "mesmo", "echt", "wel", "nu", "la"})
 _ME_NOW_STARTS = frozenset({"is", "am", "c", "sou", "e", "ben", "moi", "me", "moet", "must", "a"})
 
@@ -775,7 +787,10 @@ def _general(reading: Reading) -> bool:
 
 
 def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
-    specific = any(spec.code for spec in reading.piles)
+    # A pile named, by its place or by its cards ("the seven of hearts pile onto the eight
+    # of clubs"): that move, not the rule.
+    by_cards = len(reading.cards) >= 2 and any(spec.onto for spec in reading.cards)
+    specific = by_cards or any(spec.code for spec in reading.piles)
     if reading.any("build") and not specific:
         return "build"
     if reading.any("do") and reading.any("turn", "round"):

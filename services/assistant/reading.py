@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from services.assistant.idioms import idiom_spans, separable_concepts
 from services.assistant.sounds import PILE_SOUNDS, RANK_SOUNDS, SUIT_SOUNDS
@@ -296,6 +296,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     text = _without_refused_clauses(_corrected(text), speaker_of(lang))
     speaker = speaker_of(lang)
     words, upper = _unabbreviated(*tokens(text), speaker)
+    # "bens total?", "Zoés kaarten": a name's possessive typed without its apostrophe
+    words = [w[:-1] if w.endswith("s") and w[:-1] in names else w for w in words]
     if speaker in (None, "en"):
         _to_misheard(words)
     per_word = [set(concepts_of(word, speaker)) for word in words]
@@ -315,6 +317,9 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         concepts |= separable_concepts(words)
     named_at = {index for index, word in enumerate(words) if word in names}
     piles, pile_at = _piles(words, upper, speaker, named_at)
+    piles, placed_at = _placed_spots(words, piles)
+    if placed_at:
+        concepts -= {"lead", "score"}  # "op de lege plek bovenaan": a place, not the leader
     cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker, pile_at)
     stripped = text.strip()
     lead_at = _lead_at(stripped, words)
@@ -322,10 +327,11 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     question = (
         stripped.endswith("?")
         or _asks_at(words, lead_at, speaker, bool(_CLAUSE_BREAK.search(stripped)))
-        or _asks_after_opener(words)
+        or _asks_after_opener(words[lead_at:])
         or _wonders(words, concepts)
         or _about_another(stripped, words, names)
         or bool(_ASKING_ANYWHERE & set(words))
+        or ("quoi" in words and not cards)  # "c'est quoi une suite", not "…à l'ouest, quoi"
         or ("how", "much") in itertools.pairwise(words)
     )  # "if I keep a wild, how much is that": a question, at its end
     negated = negated or (not question and _later(words, per_word))
@@ -449,6 +455,11 @@ def _without_refused_clauses(text: str, lang: str | None) -> str:
 _CLAUSE_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "geen"})
 
 
+def corrects_itself(text: str) -> bool:
+    """Whether the line takes back what it said first ("…, no wait, …")."""
+    return _CORRECTION.search(text) is not None
+
+
 def _corrected(text: str) -> str:
     """What a line that corrects itself stands for: its last part; nothing when nothing
     follows ("six of spades on east, no wait"): a line taken back names no action."""
@@ -489,11 +500,18 @@ _WH = frozenset(
 def _asks_after_opener(words: list[str]) -> bool:
     if len(words) > 2 and words[0] in _OPENERS and words[1] in _WH:
         return True
+    # "on est à quelle manche", "estamos em que rodada", "we zitten in welke ronde"
+    if any(a in _PLACE_PREPOSITIONS and b in _WHICH for a, b in itertools.pairwise(words)):
+        return True
     # "and what if I put…", "et si je mets…", "e se eu colocar…": a move only wondered about
     return len(words) > 2 and words[0] in _OPENERS | {"what"} and words[1] in _IF
 
 
 _IF = frozenset({"if", "si", "se", "als"})
+_PLACE_PREPOSITIONS = frozenset({"a", "em", "in", "op", "on", "at", "dans", "na", "no", "au"})
+_WHICH = frozenset(
+    {"quel", "quelle", "quels", "quelles", "qual", "quais", "welke", "welk", "which"}
+)
 _OR_NOT = frozenset({("or", "not"), ("ou", "pas"), ("ou", "non"), ("ou", "nao"), ("of", "niet")})
 _WONDERING = frozenset({"could", "might", "wonder", "wondering", "pergunto", "demande"})
 _WOULD_LIKE = frozenset({"like", "love", "prefer", "rather"})
@@ -887,6 +905,31 @@ def _heard_side(word: str, lang: str | None) -> bool:
     return len(word) >= 4 and _unknown(word) and PILE_SOUNDS.closest(word, lang) in ("E", "W")
 
 
+# Where an empty side spot is on the screen: "the empty spot at the top" is north.
+_SCREEN_SIDES = {
+    **SCREEN_VERTICAL,
+    **SCREEN_HORIZONTAL,
+    "bovenaan": "N", "onderaan": "S", "boven": "N",
+}  # fmt: skip
+
+
+def _placed_spots(
+    words: list[str], piles: tuple[PileSpec, ...]
+) -> tuple[tuple[PileSpec, ...], set[int]]:
+    """An empty side spot placed by a screen word next to it ("het lege plekje bovenaan",
+    "the empty spot on the left") is that side's pile."""
+    placed: list[PileSpec] = []
+    used: set[int] = set()
+    for spec in piles:
+        near = [*range(spec.at + 1, spec.at + 4), spec.at - 1, spec.at - 2]
+        at = next((i for i in near if 0 <= i < len(words) and words[i] in _SCREEN_SIDES), None)
+        if spec.code is None and spec.empty and not spec.corner and at is not None:
+            spec = replace(spec, code=_SCREEN_SIDES[words[at]])
+            used.add(at)
+        placed.append(spec)
+    return tuple(placed), used
+
+
 def _screen_corner(words: list[str], index: int) -> tuple[str, int] | None:
     """ "top right", "right top", "en haut à droite", "rechtsboven": a corner and its width."""
     word = words[index]
@@ -1014,6 +1057,8 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
             continue  # "je vire un pique", "een harten": an article before a suit
         if rank < 0 and word in CONCEPTS["meld"].get(lang or "", ()):
             continue  # "la suite de cœur" is a run, not a seven heard as "suite"
+        if rank < 0 and word in _NEVER_A_RANK:
+            continue  # "wat is de schoppen drie waard": "is" is no ace heard
         suit, colour, taken = _suit_and_colour(words, index, used)
         if word in WEAK_RANKS and not _ace_after_article(words, index):
             said_suit = any(words[at] in SUIT_WORDS for at in taken)
@@ -1052,6 +1097,8 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
     return tuple(cards)
 
 
+# Short words of every line, too common to be a rank misheard by its sound.
+_NEVER_A_RANK = frozenset({"is", "es", "et", "en", "in", "on", "op", "of", "it", "at", "het"})
 _GROUP_WORDS = frozenset(
     {"my", "all", "those", "these", "mes", "tous", "toutes", "ces", "meus", "minhas", "todos",
      "todas", "mijn", "alle", "die", "mine"}

@@ -18,7 +18,8 @@ from typing import Any
 
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
-from services.assistant.reading import CardSpec, PileSpec, Reading, read
+from services.assistant.reading import CardSpec, PileSpec, Reading, corrects_itself, read
+from services.assistant.sentences import by_sentence, sentences
 from services.assistant.similar import recognise
 from services.assistant.words import (
     CONNECTORS,
@@ -74,6 +75,20 @@ def understand(
     as "how many cards has Ana got?" need them); ``lang`` is the speaker's language, if
     known (every language's words are understood; stems are compared in that one).
     """
+    parts = sentences(text)
+    if len(parts) > 1 and not corrects_itself(text):
+        chosen = by_sentence(parts, lambda part: _understand_line(part, state, names, lang), lang)
+        if chosen is not None:
+            return chosen
+    return _understand_line(text, state, names, lang)
+
+
+def _understand_line(
+    text: str,
+    state: Mapping[str, Any] | None,
+    names: Mapping[int, str] | None,
+    lang: str | None,
+) -> Understood:
     first_names = frozenset(
         parts[0] for name in (names or {}).values() if (parts := normalize(name))
     )
@@ -224,6 +239,10 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
     if len(cards) == 1 and all(action["type"] == "play" for action in matches):
         card = str(matches[0]["card"])
         return Answer("legal_yes_piles", {"card": card, "piles": [a["pile"] for a in matches]})
+    going_out = [action for action in matches if action["type"] == "go_out"]
+    if going_out and not reading.cards and reading.any("go_out"):
+        # "posso bater?" with several ways out: yes (which card to throw is asked later)
+        return Answer("legal_yes_go_out", {"discard": going_out[0]["discard"]})
     if matches:
         return _which(matches)
     return Answer("legal_no")
@@ -410,6 +429,8 @@ def _fits_move(action: Action, reading: Reading, state: Mapping[str, Any]) -> bo
                 return False
         elif not _pile_fits(spec, end, piles):
             return False
+        elif not (sources or reading.has("move")):
+            return False  # "on N" alone names where, not what: no pile is moved on a guess
     elif not (sources and (targets or reading.has("move"))):
         return False
     if sources:  # the moved pile, by its bottom card or the card on top of it

@@ -53,7 +53,7 @@ RANK_WORDS: dict[str, int] = {
 }  # fmt: skip
 # Words that are ranks in one language and something else in another: a rank only when a
 # suit or a colour is named right beside them ("as" is English's "as", "un" an article).
-WEAK_RANKS: dict[str, int] = {"as": 1, "un": 1, "une": 1, "een": 1, "one": 1, "um": 1}
+WEAK_RANKS: dict[str, int] = {"as": 1, "un": 1, "une": 1, "een": 1, "one": 1, "um": 1, "1": 1}
 # Joining words between a rank and its suit ("seven of hearts", "sept de coeur").
 CONNECTORS = frozenset({"of", "de", "du", "des", "d", "van", "di", "the"})
 

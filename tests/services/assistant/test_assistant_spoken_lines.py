@@ -67,3 +67,97 @@ def test_an_opening_can_with_a_second_clause_is_said_not_asked(
 ) -> None:
     kind, _ = said(position, lang, text)
     assert kind == "intent"
+
+
+@pytest.mark.parametrize(
+    ("position", "lang", "text", "expected"),
+    [
+        # Chat shorthand in the speaker's language, and piles typed as their initials.
+        ("K3", "fr", "c ki qui joue", "answer turn seat=1"),
+        ("K1", "pt", "qnts cartas a zoé tem", "answer cards_of seat=2 count=5"),
+        ("K1", "nl", "hvl kaarten heeft ben", "answer cards_of seat=1 count=4"),
+        ("K1", "en", "do i hv the king of hearts", "answer holding_yes"),
+        ("K1", "fr", "6 trefle sur E", "play 6C E"),
+        ("K1", "pt", "rei de copas no NO", "play KH NW"),
+        ("K1", "nl", "harten heer op ZO", "play KH SE"),
+        ("K1", "pt", "O rei de copas no canto de cima à esquerda", "play KH NW"),
+        ("K1", "en", "kh SE", "play KH SE"),
+        # A pile asked about: empty, or what is on it; what fits on it.
+        ("K4", "pt", "o norte tá vazio?", "answer pile_empty pile=N"),
+        ("K4", "fr", "l'ouest est libre ?", "answer pile_top pile=W card=9D"),
+        ("K1", "nl", "wat ligt er linksonder", "answer pile_top pile=SW card=10H"),
+        ("K1", "en", "anything on the north east corner?", "answer pile_empty pile=NE"),
+        ("K1", "fr", "qu'est-ce qui peut aller sur l'est ?", "answer moves"),
+        # An empty side spot placed on the screen.
+        ("K4", "en", "the five of spades in the empty spot at the top", "play 5S N"),
+        # Corrections: a hesitation or a bare "no" before the next card; the suit alone.
+        ("K1", "en", "the nine of diamonds uh no the nine of clubs on the ten", "play 9C SW"),
+        ("K1", "pt", "o nove de ouros não o nove de paus no dez", "play 9C SW"),
+        (
+            "K1",
+            "en",
+            "six of clubs on the seven of hearts, no wait, the one of spades",
+            "play 6S E",
+        ),
+        # A run named by its suit is no card; "un"/"een" before a suit is an article.
+        ("F2", "nl", "ik leg mijn harten neer en gooi de heer weg", "go_out KS"),
+        ("F2", "pt", "baixo a sequência de copas e descarto o rei", "go_out KS"),
+        ("F3", "fr", "je jette un cœur", "ask which_card"),
+        # "Not yet", and a name before "has": no move.
+        ("K1", "fr", "je joue pas encore", "refuse not_understood"),
+        # A discard that could go out is asked about, unless "just" or refused.
+        ("F2", "en", "discard the king", "ask go_out_or_discard card=KS"),
+        ("F2", "en", "just discard the king", "discard KS"),
+        ("F2", "fr", "je jette le roi sans sortir", "discard KS"),
+        # Several ways out: "can I go out?" is yes.
+        ("F5", "en", "can i go out?", "answer legal_yes_go_out"),
+        # A pile named by its cards is that move, asked as a favour.
+        ("K1", "en", "could you put the seven of hearts pile onto the eight of clubs", "move E N"),
+        # A lone "1" after a draw is one card, not an ace.
+        ("K2", "en", "draw 1", "draw"),
+        # A name's possessive without its apostrophe; a question word after a preposition.
+        ("F4", "en", "zoes total?", "answer score_of seat=2 points=7"),
+        ("F4", "pt", "estamos em qual rodada", "answer round_is round=4"),
+        # "which of my cards…", "ok what do I play": where they fit, and a hint.
+        ("K1", "en", "which of my cards can go somewhere?", "answer moves"),
+        ("K1", "en", "ok so what do i play", "answer hint_play"),
+    ],
+)
+def test_a_typed_line_is_understood(position: str, lang: str, text: str, expected: str) -> None:
+    sent = said(position, lang, text)
+    assert expected_matches(expected, sent), sent
+
+
+@pytest.mark.parametrize(
+    ("position", "lang", "text", "expected"),
+    [
+        # One sentence asks, the others are talk around it.
+        (
+            "K1",
+            "en",
+            "Would you tell me, dear, what may go in an empty corner? I always forget.",
+            "answer rule_kc_corner",
+        ),
+        ("F4", "fr", "Excusez-moi : c'est à qui ? Je n'ai pas suivi.", "answer turn seat=1"),
+        ("K1", "en", "Seven of spades on west. Lovely weather today.", "play 7S W"),
+    ],
+)
+def test_a_line_of_several_sentences_answers_the_one_that_asks(
+    position: str, lang: str, text: str, expected: str
+) -> None:
+    sent = said(position, lang, text)
+    assert expected_matches(expected, sent), sent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seven of spades on west. No, wait.",  # taken back
+        "Seven of spades on west. Then the six of clubs on east.",  # two moves
+        "on N",  # where, but not what: no pile moved on a guess
+        "it on N",
+    ],
+)
+def test_no_move_is_cut_out_of_a_line_that_does_not_name_one(text: str) -> None:
+    kind, message = said("K1", "en", text)
+    assert kind == "reply", message
