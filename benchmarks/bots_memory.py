@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine.five_crowns import melds, swaps
+from engine.five_crowns import meld_search, melds, swaps
 from services.bots.arena import play_game
 from services.bots.five_crowns import values
 
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         if (deal + 1) % args.every == 0:
             print(
                 f"after {deal + 1} games: RSS {resident_mb()} MB; entries: meld search"
-                f" {len(melds._memo)}, hand penalties {len(melds._penalties)}, solvers"
+                f" {len(meld_search._memo)}, hand penalties {len(melds._penalties)}, solvers"
                 f" {len(swaps._solvers)}, draw pricers {len(values._pricers)}",
                 flush=True,
             )

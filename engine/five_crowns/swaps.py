@@ -19,11 +19,8 @@ from collections.abc import Iterable, Sequence
 from engine.cards import JOKER, Card
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, SUITS, card_penalty, hand_order, is_wild
 from engine.five_crowns.layout import MIN_MELD
+from engine.five_crowns.meld_search import _BITS, _FIELD, _SUIT_INDEX, _best
 from engine.five_crowns.melds import (
-    _BITS,
-    _FIELD,
-    _SUIT_INDEX,
-    _best,
     _components,
     _most_melded,
     _split,

@@ -15,7 +15,8 @@ from typing import Any
 from engine.cards import JOKER, Card
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
 from engine.five_crowns.layout import MIN_MELD
-from engine.five_crowns.melds import _SUIT_INDEX, penalties_after_discards
+from engine.five_crowns.meld_search import _SUIT_INDEX
+from engine.five_crowns.melds import penalties_after_discards
 from engine.five_crowns.swaps import SwapSolver, _floor, solver_for
 
 _RUN_REACH = 4  # a run's naturals span at most 5 ranks (engine.five_crowns.melds)
