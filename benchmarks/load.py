@@ -161,15 +161,16 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
-def cpu_seconds(processes: list[psutil.Process]) -> float:
-    total = 0.0
+def cpu_seconds(processes: list[psutil.Process]) -> tuple[float, float]:
+    """CPU seconds so far, (user, system), summed over ``processes``."""
+    user = system = 0.0
     for process in processes:
         try:
             times = process.cpu_times()
         except psutil.Error:
             continue
-        total += times.user + times.system
-    return total
+        user, system = user + times.user, system + times.system
+    return user, system
 
 
 def rss_mb(processes: list[psutil.Process]) -> float:
@@ -279,7 +280,13 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
         "p99": percentile(latencies, 0.99) if latencies else float("nan"),
         "max": max(latencies) if latencies else float("nan"),
         "cpu": {
-            name: 100 * (cpu_after[name] - cpu_before[name]) / args.duration for name in watched
+            name: 100 * (sum(cpu_after[name]) - sum(cpu_before[name])) / args.duration
+            for name in watched
+        },
+        # The kernel's share (system time): sends and receives on loopback, mostly.
+        "cpu_system": {
+            name: 100 * (cpu_after[name][1] - cpu_before[name][1]) / args.duration
+            for name in watched
         },
         "rss": memory,
         "counts": {name: len(processes) for name, processes in watched.items()},
@@ -315,7 +322,13 @@ def print_row(row: dict[str, Any]) -> None:
         f"{retried(row['lobby_retries'])} | {cpu}",
         flush=True,
     )
-    costs = "  ".join(f"{name} {ms:.3f}" for name, ms in per_intent.items())
+    system = {
+        name: 10 * percent / row["rate"] if row["rate"] else float("nan")
+        for name, percent in row["cpu_system"].items()
+    }
+    costs = "  ".join(
+        f"{name} {ms:.3f} (sys {system[name]:.3f})" for name, ms in per_intent.items()
+    )
     tables_alone = 1000 / per_intent["tables"] * row["counts"]["tables"]
     print(
         f"{'':>6} CPU ms per intent: {costs}  (all {total:.3f}): alone on {cores} cores"

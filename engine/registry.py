@@ -43,5 +43,10 @@ def game_rules(name: str) -> GameRules:
     module_name = GAME_MODULES.get(name)
     if module_name is None:
         raise OptionError("unknown_game", game=name)
-    module: ModuleType = importlib.import_module(module_name)
+    module = _LOADED.get(module_name)
+    if module is None:  # imported once: the tables service asks at every move
+        module = _LOADED[module_name] = importlib.import_module(module_name)
     return cast(GameRules, module)
+
+
+_LOADED: dict[str, ModuleType] = {}

@@ -93,7 +93,10 @@ class _Compiler:
         if "enum" in schema:
             checks.append(_enum_check(schema["enum"]))
         if "oneOf" in schema:
-            checks.append(_one_of([self.compile(option) for option in schema["oneOf"]]))
+            options = schema["oneOf"]
+            checks.append(
+                _one_of([self.compile(option) for option in options], _discriminator(options))
+            )
         by_type = self._by_type(schema)
         if by_type is not None:
             checks.append(by_type)
@@ -215,8 +218,38 @@ def _enum_check(allowed: list[Any]) -> Check:
     return check
 
 
-def _one_of(options: list[Check]) -> Check:
+def _discriminator(options: list[Mapping[str, Any]]) -> tuple[str, list[str]] | None:
+    """A property each option gives a ``const`` string of its own (``op`` in an intent).
+
+    An object whose property has one option's value can only match that option: the
+    others fail on their ``const``. Only the properties an option names are looked at:
+    one that is not ``required`` may be absent, and then no option is chosen up front.
+    """
+    if not options or not all(isinstance(option.get("properties"), Mapping) for option in options):
+        return None
+    for name in options[0]["properties"]:
+        consts = [option["properties"].get(name, {}).get("const") for option in options]
+        if all(isinstance(c, str) for c in consts) and len(set(consts)) == len(consts):
+            return name, consts
+    return None
+
+
+def _one_of(options: list[Check], discriminator: tuple[str, list[str]] | None = None) -> Check:
+    name, consts = discriminator if discriminator is not None else ("", [])
+    chosen: dict[str, Check] = dict(zip(consts, options, strict=True)) if consts else {}
+
     def check(value: Any, path: str) -> None:
+        if chosen and isinstance(value, dict):
+            # The option the discriminating property names, if it holds: then no other can.
+            key = value.get(name)
+            option = chosen.get(key) if isinstance(key, str) else None
+            if option is not None:
+                try:
+                    option(value, path)
+                except SchemaViolationError:
+                    pass  # the whole check below says which way it fails
+                else:
+                    return
         matches = 0
         for option in options:
             try:

@@ -183,6 +183,7 @@ class MqttClient:
         on_connected: Callable[[], None] | None = None,
         reconnect_delay: tuple[float, float] = (0.1, 10.0),
         clear_retained: Callable[[str], bool] | None = None,
+        max_inflight: int = 20,
     ) -> None:
         self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
         if persistent and not client_id:
@@ -210,6 +211,9 @@ class MqttClient:
         # Doubling from 0.1 s: quick after a broker restart, and stop() never waits long
         # for paho's reconnect sleep. paho handles float delays; its annotation says int.
         self._paho.reconnect_delay_set(*reconnect_delay)  # type: ignore[arg-type]
+        # QoS 1 messages sent before their PUBACKs (paho's default 20; 0: no limit). Past
+        # it paho holds the rest back, and looks through its queue at every PUBACK.
+        self._paho.max_inflight_messages_set(max_inflight)
         if service is not None:
             self._paho.will_set(service_status(service), status_payload(service, False), 1, True)
         self._paho.on_connect = self._on_connect

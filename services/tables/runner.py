@@ -129,6 +129,9 @@ class TablesRunner:
             service="tables",
             on_connected=self._republish,
             clear_retained=_player_intent,
+            # Two QoS 1 messages a move (reply, events): under load more than paho's
+            # default 20 await their PUBACKs, and it would hold the next replies back.
+            max_inflight=0,
         )
         self.service = TablesService(
             self.store,

@@ -21,6 +21,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any, Protocol
 
 from engine.registry import game_rules
@@ -39,8 +40,8 @@ from services.tables.store import (
 )
 from services.tables.stores import TableStore
 from services.tables.table import BOT_LEVELS, DEFAULT_BOT_LEVEL, SeatInfo, Table, TableError
-from services.tables.views import events_message, seat_view, table_view
-from services.wire import decode, encode
+from services.tables.views import PublicView, events_message, seat_view, table_view
+from services.wire import decode, dumps, encode
 
 log = logging.getLogger("gamenight.tables")
 
@@ -66,6 +67,13 @@ REMEMBERED_INTENTS = 512
 KICK_NOTICE_SECONDS = 0.3  # how long a removed phone's login outlives its notice
 UNKNOWN_ID = "-"
 TABS_REMEMBERED = 8  # per seat: which tab (browser page) showed itself last
+# Every move names the same few topics of its table (and parsing or building one checks
+# its table code): each is worked out once. Bounded: codes come from the senders.
+TOPICS_REMEMBERED = 16384
+_parse_topic = lru_cache(maxsize=TOPICS_REMEMBERED)(topics.parse_topic)
+_seat_topic = lru_cache(maxsize=TOPICS_REMEMBERED)(topics.seat_topic)
+_table_view_topic = lru_cache(maxsize=TOPICS_REMEMBERED)(topics.table_view)
+_table_events_topic = lru_cache(maxsize=TOPICS_REMEMBERED)(topics.table_events)
 
 
 class Accounts(Protocol):
@@ -202,7 +210,7 @@ class TablesService:
     # ------------------------------------------------------------------ dispatch
     def handle(self, topic: str, payload: bytes) -> None:
         """Handle one message; bad input is answered (where a sender is known) and dropped."""
-        parsed = topics.parse_topic(topic)
+        parsed = _parse_topic(topic)
         if parsed is None:
             return
         if parsed.area == "lobby" and parsed.name == "request":
@@ -234,7 +242,7 @@ class TablesService:
 
     # ------------------------------------------------------------------ seats
     def _seat_intent(self, code: str, seat: int, payload: bytes) -> None:
-        reply_topic = topics.seat_topic(code, seat, "reply")
+        reply_topic = _seat_topic(code, seat, "reply")
         try:
             intent = decode("intent", payload)
         except ProtocolError as error:
@@ -709,7 +717,7 @@ class TablesService:
         public = self._publish_public(table)
         self.flush()
         self.publish(
-            topics.table_events(table.code),
+            _table_events_topic(table.code),
             self._encode("events", events_message(table, events)),
             False,
         )
@@ -723,15 +731,24 @@ class TablesService:
         for seat in table.seats:
             self._publish_seat(table, seat, public)
 
-    def _publish_public(self, table: Table) -> dict[str, Any]:
+    def _publish_public(self, table: Table) -> PublicView:
         view = table_view(table)
-        self.publish(topics.table_view(table.code), self._encode("table_view", view), True)
-        return view
+        if self.check_messages:
+            encode("table_view", view)  # the schema check; the bytes are made below
+        public = PublicView(view)
+        self.publish(_table_view_topic(table.code), public.encoded(), True)
+        return public
 
-    def _publish_seat(self, table: Table, seat: int, public: dict[str, Any] | None = None) -> None:
-        if seat in table.seats:
-            message = self._encode("seat_view", seat_view(table, seat, public=public))
-            self.publish(topics.seat_topic(table.code, seat, "view"), message, True)
+    def _publish_seat(self, table: Table, seat: int, public: PublicView | None = None) -> None:
+        if seat not in table.seats:
+            return
+        if public is None:  # one seat alone (a sync): its state is built on its own
+            message = self._encode("seat_view", seat_view(table, seat))
+        else:
+            if self.check_messages:
+                encode("seat_view", seat_view(table, seat, public=public.view))
+            message = dumps(seat_view(table, seat, public=public.view, merge=public.merge))
+        self.publish(_seat_topic(table.code, seat, "view"), message, True)
 
     def _reply(self, topic: str, reply: Mapping[str, Any]) -> None:
         self.publish(topic, self._encode("reply", reply), False)

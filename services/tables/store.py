@@ -26,6 +26,8 @@ from typing import Any
 
 import sqlite_utils
 
+from services.wire import dumps
+
 OPEN_STATUSES = ("lobby", "playing", "round_over", "finished")
 
 
@@ -187,7 +189,7 @@ class Store:
     ) -> None:
         """Append one accepted entry (and what it implies) in one transaction."""
         conn = self.db.conn
-        text = json.dumps(entry, separators=(",", ":"))
+        text = dumps(entry).decode("utf-8")  # orjson: compact, as json.dumps was, faster
         if player is None and result is None and self._listed.get(code) == (status, game):
             # The common case (a move): one statement, atomic on its own, lease included.
             cursor = conn.execute(

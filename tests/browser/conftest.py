@@ -15,6 +15,7 @@
                 (no secure context), while every byte still goes to loopback.
 ``open_lan_page`` ``open_lan_page(kind, url)``: like ``open_page`` in ``lan_chromium``, with
                 a full URL (``lan_url(url)`` swaps 127.0.0.1 for ``gamenight.test``).
+``lan_page``    ``lan_page(kind, path)``: ``open_lan_page`` on the game stack's pages.
 """
 
 from __future__ import annotations
@@ -209,6 +210,17 @@ def open_lan_page(lan_chromium: Any) -> Iterator[Callable[..., Any]]:
     for context in contexts:
         context.close()
     assert not watch.problems, "pages logged errors:\n" + "\n".join(watch.problems)
+
+
+@pytest.fixture
+def lan_page(open_lan_page: Callable[..., Any], game_stack: Any) -> Callable[..., Any]:
+    """``lan_page(kind, path, lang=..., label=...)``: ``open_page`` as a phone on the LAN
+    meets it, at ``http://gamenight.test:PORT/``."""
+
+    def open_page(kind: str, path: str = "/", **options: Any) -> Any:
+        return open_lan_page(kind, game_stack.url + path, **options)
+
+    return open_page
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

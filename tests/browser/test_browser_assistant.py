@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_lan_launch import lan_chromium_fixture, lan_page_fixture  # noqa: F401
 from browser_play import hand, is_my_turn, shown_seq, start_game, two_players_joined
 
 from services.web.settings import DEFAULT_CLIENT_DIR

@@ -21,16 +21,6 @@ def bots(game_stack: Any) -> Iterator[BotsRunner]:
         yield runner
 
 
-@pytest.fixture
-def lan_page(open_lan_page: Callable[..., Any], game_stack: Any) -> Callable[..., Any]:
-    """Pages as a phone on the LAN meets them: http://gamenight.test:PORT/..."""
-
-    def open_page(kind: str, path: str = "/", **options: Any) -> Any:
-        return open_lan_page(kind, game_stack.url + path, **options)
-
-    return open_page
-
-
 def test_the_host_sets_a_bots_level_and_the_hint_lights_up_a_move(
     lan_page: Callable[..., Any], bots: BotsRunner
 ) -> None:

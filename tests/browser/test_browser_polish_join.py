@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_lan_launch import lan_chromium_fixture, lan_page_fixture  # noqa: F401
 from browser_play import join, table_code
 from browser_polish import seated, start, words
 

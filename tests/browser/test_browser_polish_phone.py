@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_lan_launch import lan_chromium_fixture, lan_page_fixture  # noqa: F401
 from browser_play import is_my_turn, shown_seq
 from browser_polish import box, seated, start, words
 

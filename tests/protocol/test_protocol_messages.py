@@ -208,3 +208,38 @@ def mutated_samples() -> st.SearchStrategy[tuple[str, Any]]:
 def test_our_validator_agrees_with_the_reference(kind_and_value: tuple[str, Any]) -> None:
     kind, value = kind_and_value
     assert ours_accepts(kind, value) == reference_accepts(kind, value)
+
+
+ONE_OF_BY_OP = {
+    "type": "object",
+    "oneOf": [
+        {"properties": {"op": {"const": "act"}, "n": {"type": "integer"}}, "required": ["n"]},
+        {"properties": {"op": {"const": "sync"}}},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"op": "act", "n": 1},
+        {"op": "act"},  # the option its op names fails, and so does the other
+        {"op": "act", "n": "x"},
+        {"op": "sync"},
+        {"op": "sync", "n": 1},
+        {"op": "other"},
+        {"op": 3},
+        {},  # no op: both options hold, which oneOf refuses
+        {"n": 1},
+        [],
+    ],
+)
+def test_a_one_of_chosen_by_its_const_agrees_with_the_reference(value: Any) -> None:
+    """Our validator picks the option a value's ``op`` names first; the answer is the same."""
+    reference = jsonschema.Draft202012Validator(ONE_OF_BY_OP).is_valid(value)
+    try:
+        validate(value, ONE_OF_BY_OP)
+    except SchemaViolationError:
+        assert not reference
+    else:
+        assert reference

@@ -6,9 +6,7 @@ wild, the cards that fit a named pile, "read me", the assistant asked about."""
 from __future__ import annotations
 
 import pytest
-from assistant_corpus import NAMES, expected_matches, seat_view
-
-from services.assistant.respond import respond
+from assistant_corpus import expected_matches, said
 
 
 @pytest.mark.parametrize(
@@ -92,8 +90,7 @@ from services.assistant.respond import respond
 def test_a_line_is_understood_by_general_words(
     position: str, lang: str, text: str, expected: str
 ) -> None:
-    said = {"v": 1, "id": "g1", "text": text, "lang": lang}
-    sent = respond(said, seat_view(position), NAMES)
+    sent = said(position, lang, text)
     assert expected_matches(expected, sent), sent
 
 
@@ -107,7 +104,7 @@ def test_a_line_is_understood_by_general_words(
 def test_want_with_no_other_verb_still_takes_the_discard(
     position: str, lang: str, text: str
 ) -> None:
-    sent = respond({"v": 1, "id": "g2", "text": text, "lang": lang}, seat_view(position), NAMES)
+    sent = said(position, lang, text)
     assert expected_matches("draw discard", sent), sent
 
 
@@ -116,7 +113,7 @@ def test_want_with_no_other_verb_still_takes_the_discard(
     [("en", "which of my cards fit on east?"), ("pt", "quais cartas minhas encaixam no leste?")],
 )
 def test_the_cards_that_fit_on_a_named_pile_not_the_whole_hand(lang: str, text: str) -> None:
-    sent = respond({"v": 1, "id": "g3", "text": text, "lang": lang}, seat_view("K1"), NAMES)
+    sent = said("K1", lang, text)
     assert sent[1]["data"]["answer"] == "moves", sent
     assert sent[1]["data"]["params"]["cards"] == ["6C", "6S"]  # the sixes, on the red seven
 
@@ -124,11 +121,9 @@ def test_the_cards_that_fit_on_a_named_pile_not_the_whole_hand(lang: str, text: 
 @pytest.mark.parametrize("text", ["tire uma carta", "compra uma carta", "je pioche une carte"])
 def test_an_action_said_in_another_language_than_the_phone_s_is_sent(text: str) -> None:
     """On an English phone in the play phase, as "draw a card" is: the table says why not."""
-    sent = respond({"v": 1, "id": "g4", "text": text, "lang": "en"}, seat_view("K1"), NAMES)
+    sent = said("K1", "en", text)
     assert expected_matches("draw", sent), sent
-    english = respond(
-        {"v": 1, "id": "g5", "text": "draw a card", "lang": "en"}, seat_view("K1"), NAMES
-    )
+    english = said("K1", "en", "draw a card")
     assert expected_matches("draw", english), english
 
 
@@ -170,8 +165,7 @@ def test_an_action_said_in_another_language_than_the_phone_s_is_sent(text: str) 
 def test_a_move_wondered_about_or_spoken_of_is_not_made(
     position: str, lang: str, text: str
 ) -> None:
-    view = seat_view(position)
-    kind, message = respond({"v": 1, "id": "g2", "text": text, "lang": lang}, view, NAMES)
+    kind, message = said(position, lang, text)
     wondered = {"play", "go_out", "end_turn"}
     if kind == "intent":  # only a draw from the stock may come of these lines
         assert message["action"]["type"] not in wondered, (text, message)

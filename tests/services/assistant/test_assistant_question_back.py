@@ -6,16 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from assistant_corpus import NAMES, seat_view
+from assistant_corpus import said
 
 from protocol.messages import decode, encode
 from services.assistant.outcomes import QUESTION_CODES
-from services.assistant.respond import respond
 from services.web.settings import DEFAULT_CLIENT_DIR
-
-
-def said(text: str, lang: str) -> dict[str, str]:
-    return {"v": 1, "id": "q1", "text": text, "lang": lang}
 
 
 @pytest.mark.parametrize(
@@ -30,7 +25,7 @@ def said(text: str, lang: str) -> dict[str, str]:
 def test_a_question_back_is_sent_as_a_question_not_an_error(
     position: str, text: str, lang: str, code: str
 ) -> None:
-    kind, message = respond(said(text, lang), seat_view(position), NAMES)
+    kind, message = said(position, lang, text)
     assert kind == "reply"
     assert message["status"] == "ok"
     assert "error" not in message
@@ -40,7 +35,7 @@ def test_a_question_back_is_sent_as_a_question_not_an_error(
 
 
 def test_a_refusal_stays_an_error() -> None:
-    kind, message = respond(said("queen of spades on the king", "en"), seat_view("K1"), NAMES)
+    kind, message = said("K1", "en", "queen of spades on the king")
     assert (kind, message["status"], message["error"]["code"]) == (
         "reply",
         "error",

@@ -227,3 +227,44 @@ def test_a_stopped_client_keeps_no_socket_open(broker: BrokerEndpoint) -> None:
     while open_sockets() != before and time.monotonic() < deadline:
         time.sleep(0.05)
     assert open_sockets() == before
+
+
+@pytest.mark.parametrize(("limit", "sent_at_once"), [(20, 20), (0, 50)])
+def test_qos1_messages_wait_for_pubacks_only_past_the_limit_asked_for(
+    broker: BrokerEndpoint,
+    mqtt_client: Factory,
+    mqtt_recorder: Factory,
+    table_code: str,
+    limit: int,
+    sent_at_once: int,
+) -> None:
+    """paho's default holds QoS 1 messages back past 20 unacknowledged; 0 holds none.
+
+    The tables service sends two a move (reply, events): a backlog of PUBACKs under load
+    must not hold its next replies back (``max_inflight=0``).
+    """
+    replies = seat_topic(table_code, 0, "reply")
+    watcher = mqtt_recorder(broker.service_url("web"), [replies])
+    seen: list[int] = []
+    done = threading.Event()
+
+    def burst(topic: str, payload: bytes) -> None:
+        for number in range(50):
+            client.publish(replies, str(number).encode(), qos=1)
+        client.flush()
+        # Still in the network thread: no PUBACK is read before this returns.
+        deadline = time.monotonic() + 3.0
+        while len(watcher.payloads(replies)) < 50 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        seen.append(len(watcher.payloads(replies)))
+        done.set()
+
+    trigger = seat_topic(table_code, 0, "intent")
+    client = mqtt_client(broker.service_url("tables"), {trigger: burst}, max_inflight=limit)
+    watcher.client.publish(trigger, b"go", qos=1)  # not by ``client``: none of its own in flight
+    assert done.wait(10.0)
+    assert seen == [sent_at_once]
+    deadline = time.monotonic() + 5.0
+    while len(watcher.payloads(replies)) < 50 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert watcher.payloads(replies) == [str(number).encode() for number in range(50)]

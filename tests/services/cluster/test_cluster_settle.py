@@ -16,6 +16,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from memory_accounts import MemoryAccounts
+
 from services.broker.credentials import ServiceCredentials
 from services.cluster.nodes import NatsCluster
 from services.tables.jetstream import JetStreamStore
@@ -24,16 +26,6 @@ from services.tables.leases import LEASE_SECONDS
 from services.tables.service import TablesService
 
 BACK_WITHIN = 30.0  # seconds after the node is back (a restart, JetStream recovering)
-
-
-class Accounts:
-    """Players' broker accounts, kept in memory: no broker takes part here."""
-
-    def provision(self, username: str, password: str, *args: object, **kwargs: object) -> None:
-        pass
-
-    def revoke(self, username: str) -> None:
-        pass
 
 
 def request(service: TablesService, topic: str, message: dict[str, Any]) -> None:
@@ -65,7 +57,7 @@ def test_a_table_whose_check_failed_while_nats_was_away_is_served_again(
         store = JetStreamStore(cluster.nats_urls, "first", user="tables", password=password)
         store.start()
         try:
-            service = TablesService(store, publish, Accounts(), "first")
+            service = TablesService(store, publish, MemoryAccounts(), "first")
             keeper = LeaseKeeper(store, service)
             assert keeper.heartbeat()
             request(service, "lobby/request/create", {"v": 1, "id": "c1"})
@@ -112,7 +104,7 @@ def test_a_lease_taken_under_our_name_behind_our_back_is_ours_still(
         ]
         try:
             first, lost_reply = stores
-            service = TablesService(first, lambda t, p, r: None, Accounts(), "first")
+            service = TablesService(first, lambda t, p, r: None, MemoryAccounts(), "first")
             keeper = LeaseKeeper(first, service)
             assert keeper.heartbeat()
             request(service, "lobby/request/create", {"v": 1, "id": "c1"})

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memory_accounts import MemoryAccounts
 from tables_clients import LobbyClient, Phone
 
 from protocol.topics import player_grants, seat_topic
@@ -19,21 +20,9 @@ from services.tables.service import TablesService
 from services.tables.store import Store
 
 
-class RecordingAccounts:
-    def __init__(self) -> None:
-        self.made: list[str] = []
-        self.removed: list[str] = []
-
-    def provision(self, username: str, *args: Any, **kwargs: Any) -> None:
-        self.made.append(username)
-
-    def revoke(self, username: str) -> None:
-        self.removed.append(username)
-
-
-def _service(tmp_path: Path) -> tuple[TablesService, RecordingAccounts, list[tuple[str, bytes]]]:
+def _service(tmp_path: Path) -> tuple[TablesService, MemoryAccounts, list[tuple[str, bytes]]]:
     sent: list[tuple[str, bytes]] = []
-    accounts = RecordingAccounts()
+    accounts = MemoryAccounts()
     service = TablesService(
         Store(tmp_path / "gn.db"), lambda t, p, r: sent.append((t, p)), accounts, "me"
     )
@@ -51,7 +40,7 @@ def test_a_join_refused_for_its_name_makes_no_broker_account(tmp_path: Path) -> 
     service, accounts, sent = _service(tmp_path)
     table = _lobby(service, sent, "create")["data"]["table"]
     assert _lobby(service, sent, "join", table=table, name="Ana")["status"] == "ok"
-    made = list(accounts.made)
+    made = dict(accounts.made)
     for _ in range(20):
         reply = _lobby(service, sent, "join", table=table, name="ANA")
         assert reply["error"]["code"] == "name_taken"
@@ -68,7 +57,7 @@ def test_idle_tables_close_keep_their_log_and_are_not_restored(tmp_path: Path) -
     assert f"tv-{empty.lower()}" in accounts.removed
     assert (f"gamenight/v1/table/{empty}/view", b"") in sent  # its retained view is cleared
     assert service.store.log_length(empty) == 1  # the log is kept
-    later = TablesService(service.store, lambda t, p, r: None, RecordingAccounts(), "next")
+    later = TablesService(service.store, lambda t, p, r: None, MemoryAccounts(), "next")
     later.restore()
     assert set(later.tables) == {joined}
 

@@ -11,18 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from memory_accounts import MemoryAccounts
+
 from services.tables.service import TablesService
 from services.tables.store import Store
-
-
-class Accounts:
-    """Players' broker accounts, kept in memory: no broker takes part here."""
-
-    def provision(self, *args: object, **kwargs: object) -> None:
-        pass
-
-    def revoke(self, username: str) -> None:
-        pass
 
 
 class Copy:
@@ -31,7 +23,7 @@ class Copy:
     def __init__(self, path: Path, owner: str) -> None:
         self.store = Store(path)
         self.sent: list[tuple[str, dict[str, Any]]] = []
-        self.service = TablesService(self.store, self._publish, Accounts(), owner)
+        self.service = TablesService(self.store, self._publish, MemoryAccounts(), owner)
 
     def _publish(self, topic: str, payload: bytes, retain: bool) -> None:
         if payload:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memory_accounts import MemoryAccounts
 from nats_stores import store_on
 
 from services.cluster.nodes import NatsCluster
@@ -90,19 +91,6 @@ def test_a_closed_table_is_not_claimed(stores: list[JetStreamStore]) -> None:
     assert second.table_exists(code)
 
 
-class RecordingAccounts:
-    """Accounts the service makes, kept in memory (these tests need no broker)."""
-
-    def __init__(self) -> None:
-        self.made: dict[str, str] = {}
-
-    def provision(self, username: str, password: str, *args: object, **kwargs: object) -> None:
-        self.made[username] = password
-
-    def revoke(self, username: str) -> None:
-        self.made.pop(username, None)
-
-
 def play(service: TablesService, code: str, moves: int) -> None:
     """``moves`` legal actions, each by the seat whose turn it is."""
     table = service.tables[code]
@@ -143,7 +131,7 @@ def test_a_table_is_rebuilt_whole_from_the_cluster_by_another_copy(
         assert first.replicas == 3
         sent: list[tuple[str, bytes]] = []
         service = TablesService(
-            first, lambda t, p, r: sent.append((t, p)), RecordingAccounts(), "first"
+            first, lambda t, p, r: sent.append((t, p)), MemoryAccounts(), "first"
         )
         service.handle("gamenight/v1/lobby/request/create", b'{"v":1,"id":"c1"}')
         code = next(iter(service.tables))
@@ -156,7 +144,7 @@ def test_a_table_is_rebuilt_whole_from_the_cluster_by_another_copy(
         before = table_view(service.tables[code])
         assert before["seq"] >= 9
         nats_cluster.kill(0)  # one node of three gone: the log is still there, and writable
-        other = TablesService(second, lambda t, p, r: None, RecordingAccounts(), "second")
+        other = TablesService(second, lambda t, p, r: None, MemoryAccounts(), "second")
         # The nodes left elect new leaders for what node 0 led: a few seconds.
         epoch = eventually(lambda: second.claim(code, second.leases.snapshot()[code]))
         assert epoch == before["epoch"] + 1
