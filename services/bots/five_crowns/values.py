@@ -15,6 +15,7 @@ from typing import Any
 from engine.cards import JOKER, Card
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
 from engine.five_crowns.layout import MIN_MELD
+from engine.five_crowns.meld_search import _SUIT_INDEX
 from engine.five_crowns.melds import penalties_after_discards
 from engine.five_crowns.swaps import SwapSolver, _floor, solver_for
 
@@ -69,6 +70,25 @@ def _rank_sum(ranks: int) -> int:
     return total
 
 
+def _run_windows(rank: int) -> tuple[tuple[int, int], ...]:
+    """The runs a natural of ``rank`` may join, as (mask of the other ranks it spans,
+    how many of those ranks the run needs): 3 to 5 ranks, within the deck's ranks."""
+    windows = []
+    for length in range(MIN_MELD, _RUN_REACH + 2):
+        for low in range(max(LOWEST_RANK, rank - length + 1), rank + 1):
+            high = low + length - 1
+            if high > RANKS[-1]:
+                break
+            windows.append((((1 << (high + 1)) - (1 << low)) & ~(1 << rank), length - 1))
+    return tuple(windows)
+
+
+_WINDOWS = {rank: _run_windows(rank) for rank in RANKS}
+_HIGHEST_BIT = RANKS[-1] + 1
+# A table of ``_rank_sum`` over every set of ranks (a few thousand small ints).
+_RANK_SUMS = tuple(_rank_sum(ranks) for ranks in range(1 << _HIGHEST_BIT))
+
+
 def _kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
     kinds: Counter[Card] = Counter()
     for card, copies in unseen.items():
@@ -94,12 +114,18 @@ class DrawPricer:
         # What the wilds may add to a hand's penalty: only when it melds nothing at all,
         # which three wilds always do.
         self.wild_penalty = self.solver.wild_penalty if self.solver.wilds < MIN_MELD else 0
-        self._two_wilds_fewer: int | None = None
         self.same_rank: dict[int, int] = {}  # naturals held per rank
         self.suit_ranks: dict[str, int] = {}  # per suit, a bit for each rank held
         for natural in self.naturals:
             self.same_rank[natural.rank] = self.same_rank.get(natural.rank, 0) + 1
             self.suit_ranks[natural.suit] = self.suit_ranks.get(natural.suit, 0) | 1 << natural.rank
+        # Answers kept per card: a pricer is shared by every decision about one hand.
+        self._values: dict[Card, int] = {}
+        self._floors: dict[Card, int] = {}
+        self._solved_floors: dict[Card, int] = {}
+        self._kind_of: dict[Card, tuple[int, bool, Card | int]] = {}
+        self._near: set[int] | None = None  # the solver's reach sets, once
+        self._suit_near: set[int] = set()
 
     def ceiling(self, card: Card) -> int:
         return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
@@ -111,7 +137,10 @@ class DrawPricer:
     def value(self, card: Card) -> int:
         # Not shortcut when the whole hand's best arrangement leaves the card over: after
         # another discard it may meld (wilds freed), so that hand is solved too.
-        return self.solver.after_swap(card, bound=self.ceiling(card))
+        found = self._values.get(card)
+        if found is None:
+            found = self._values[card] = self.solver.after_swap(card, bound=self.ceiling(card))
+        return found
 
     def floor(self, card: Card) -> int:
         """A lower bound on ``value(card)``, without solving.
@@ -121,18 +150,25 @@ class DrawPricer:
         Else break up the meld holding it: the rest arranges ``hand`` less d (less the
         meld's wilds), so the naturals leave at least ``swap`` less the wilds' share,
         less the other naturals of that meld (its rank, or its suit within a run's
-        reach); with no such natural, the meld took two wilds or more (see
-        ``_without_two_wilds``). A drawn wild could sit in any meld: not bounded (0).
+        reach); with no such natural, the meld is the card and two wilds or more, and
+        the lowest penalty such arrangements leave is ``after_swap_apart``'s, the same
+        for every card. A drawn wild could sit in any meld: not bounded (0).
         """
         if is_wild(card, self.wild_rank):
             return 0
+        found = self._floors.get(card)
+        if found is not None:
+            return found
         lowest = self.ceiling(card)  # thrown back, or left over
         partners = self._partners(card)
         if partners:
             lowest = min(lowest, self.swap - self.wild_penalty - partners)
         if self.solver.wilds >= 2:
-            lowest = min(lowest, self._without_two_wilds())
-        return max(0, lowest)
+            with_wilds_only = self.solver.after_swap_apart()
+            if with_wilds_only is not None:
+                lowest = min(lowest, with_wilds_only)
+        found = self._floors[card] = max(0, lowest)
+        return found
 
     def _partners(self, card: Card) -> int:
         """The most value of ``hand``'s naturals that can share one meld with ``card``
@@ -144,46 +180,61 @@ class DrawPricer:
         ranks = self.suit_ranks.get(card.suit, 0) & ~(1 << rank)  # a bit per rank held
         run = 0
         if ranks:
-            for length in range(MIN_MELD, _RUN_REACH + 2):
-                for low in range(max(LOWEST_RANK, rank - length + 1), rank + 1):
-                    high = low + length - 1
-                    if high > RANKS[-1]:
-                        break
-                    present = ranks & ((1 << (high + 1)) - (1 << low))
-                    if present and length - 1 - present.bit_count() <= wilds:
-                        run = max(run, _rank_sum(present))
-        return max(book, run)
-
-    def _without_two_wilds(self) -> int:
-        """A lower bound on what the naturals of ``hand`` less any one card leave with
-        two wilds fewer (a meld of the drawn card and wilds only took them)."""
-        if self._two_wilds_fewer is None:
-            wild_rank = self.wild_rank
-            wilds = sorted(
-                (card for card in self.solver.hand if is_wild(card, wild_rank)),
-                key=lambda card: -card_penalty(card, wild_rank),
-            )
-            fewer = [card for card in self.solver.hand if not is_wild(card, wild_rank)]
-            fewer += wilds[2:]  # the costliest two gone: the least wild penalty left
-            left = (
-                0
-                if len(wilds) - 2 >= MIN_MELD
-                else sum(card_penalty(card, wild_rank) for card in wilds[2:])
-            )
-            after = solver_for(fewer, wild_rank).after_discard() if fewer else 0
-            self._two_wilds_fewer = after - left
-        return self._two_wilds_fewer
+            sums = _RANK_SUMS
+            for window, others in _WINDOWS[rank]:
+                present = ranks & window
+                if present and others - present.bit_count() <= wilds and sums[present] > run:
+                    run = sums[present]
+        return book if book > run else run
 
     def solved_floor(self, card: Card) -> int:
         """A tighter lower bound on ``value(card)`` (natural): ``hand + card`` solved whole,
         less the most any other discard can take out (``swaps._floor``)."""
+        found = self._solved_floors.get(card)
+        if found is not None:
+            return found
         whole = self.solver.whole_after(card)
         drawn = [*self.solver.hand, card]
         lowest = self.keep  # throwing ``card`` (or a copy) back
+        wild_rank = self.wild_rank
         for other in dict.fromkeys(self.solver.hand):
-            if other != card:
-                lowest = min(lowest, _floor(other, whole, drawn, self.wild_rank))
-        return max(0, lowest)
+            if other == card:
+                continue
+            if other.rank != wild_rank and other != JOKER:  # ``_floor`` of a natural
+                floor = whole - other.rank
+            else:
+                floor = _floor(other, whole, drawn, wild_rank)
+            if floor < lowest:
+                lowest = floor
+        found = self._solved_floors[card] = max(0, lowest)
+        return found
+
+    def kind(self, card: Card) -> tuple[int, bool, Card | int]:
+        """``card``'s ceiling, whether that is its value (``settled``), and the key of
+        the cards of one value with it: a natural with no natural of its suit within a
+        run's reach can only join a book (or wilds): its suit does not matter, only its
+        rank."""
+        found = self._kind_of.get(card)
+        if found is not None:
+            return found
+        rank = card.rank
+        if rank == self.wild_rank or card == JOKER:  # it may join any meld
+            found = (self.ceiling(card), False, card)
+        else:
+            ceiling = self.swap + rank
+            if self.keep < ceiling:
+                ceiling = self.keep
+            if self._near is None:
+                self._near = self.solver.near_slots()
+                self._suit_near = self.solver.suit_near_slots()
+            slot = _SUIT_INDEX[card.suit] * len(RANKS) + rank - LOWEST_RANK
+            if slot not in self._near:  # no meld with a natural of the hand
+                apart = self.solver.after_swap_apart()  # with two wilds, one answer for all
+                found = (ceiling if apart is None or apart > ceiling else apart, True, card)
+            else:
+                found = (ceiling, False, rank if slot not in self._suit_near else card)
+        self._kind_of[card] = found
+        return found
 
     def at_most(self, unseen: Counter[Card], taking: int) -> bool:
         """Is the expected value of a card of ``unseen`` (not empty) at most ``taking``?
@@ -196,17 +247,18 @@ class DrawPricer:
             return True
         target = taking * sum(unseen.values())
         low = high = 0
-        # Kinds of one value: a natural with no natural of its suit within a run's reach
-        # can only join a book (or wilds): its suit does not matter, only its rank.
-        pending: dict[Card | int, list[Any]] = {}
-        for card, copies in _kinds(unseen, self.wild_rank).items():
-            ceiling = self.ceiling(card)
+        pending: dict[Card | int, list[Any]] = {}  # by kind (see ``kind``)
+        kinds, kind = self._kind_of, self.kind
+        wild_rank = self.wild_rank
+        wild = canonical(Card(wild_rank, "H"), wild_rank)
+        for card, copies in unseen.items():
+            if card.rank == wild_rank:  # every wild of the round's rank is one kind
+                card = wild
+            ceiling, settled, key = kinds.get(card) or kind(card)
             high += copies * ceiling
-            if self.settled(card):
+            if settled:
                 low += copies * ceiling
                 continue
-            alone = not is_wild(card, self.wild_rank) and self.solver.suit_alone(card)
-            key: Card | int = card.rank if alone else card
             same = pending.get(key)
             if same is None:
                 pending[key] = [copies, ceiling, card]
@@ -249,7 +301,26 @@ class DrawPricer:
     def values(self, unseen: Counter[Card]) -> Iterator[tuple[int, int]]:
         """``(copies, value)`` for every kind of card in ``unseen``."""
         for card, copies in _kinds(unseen, self.wild_rank).items():
-            yield copies, self.ceiling(card) if self.settled(card) else self.value(card)
+            ceiling, settled, _ = self.kind(card)
+            yield copies, ceiling if settled else self.value(card)
+
+
+# Pricers of whole hands, keyed by the hand as given: a seat that threw back what it drew
+# prices the same hand next turn, and ``hard`` prices each kept hand of a decision again
+# for the look-ahead. Bounded, so a long-running table keeps a flat memory.
+_pricers: dict[tuple[tuple[Card, ...], int], DrawPricer] = {}
+_PRICERS_LIMIT = 1 << 9
+
+
+def pricer_for(hand: Sequence[Card], wild_rank: int) -> DrawPricer:
+    """A shared ``DrawPricer`` of ``hand`` (its answers are pure)."""
+    key = (tuple(hand), wild_rank)
+    found = _pricers.get(key)
+    if found is None:
+        if len(_pricers) >= _PRICERS_LIMIT:
+            _pricers.clear()
+        found = _pricers[key] = DrawPricer(hand, wild_rank)
+    return found
 
 
 def stock_at_least_as_good(
@@ -258,7 +329,7 @@ def stock_at_least_as_good(
     """Is the expected penalty after a stock draw at most ``taking``?"""
     if not sum(unseen.values()):
         return True
-    return DrawPricer(hand, wild_rank).at_most(unseen, taking)
+    return pricer_for(hand, wild_rank).at_most(unseen, taking)
 
 
 def stock_rather_than(
@@ -269,7 +340,7 @@ def stock_rather_than(
     with one solve of the hand for both sides."""
     if not sum(unseen.values()):
         return True
-    pricer = DrawPricer(hand, wild_rank)
+    pricer = pricer_for(hand, wild_rank)
     # Every stock card leaves at most ``keep`` (throw it back): if taking ``top`` cannot
     # beat that, its exact value does not matter.
     taking = pricer.solver.after_swap(top, banned, bound=pricer.keep)
@@ -280,7 +351,7 @@ def expected_after_draw(hand: Sequence[Card], wild_rank: int, unseen: Counter[Ca
     """The expected penalty after drawing from the stock (a card of ``unseen``, uniformly)
     and throwing the best card."""
     total = sum(unseen.values())
-    pricer = DrawPricer(hand, wild_rank)
+    pricer = pricer_for(hand, wild_rank)
     if not total:
         return float(pricer.keep)
     return sum(copies * value for copies, value in pricer.values(unseen)) / total

@@ -117,3 +117,76 @@ def test_the_pruned_best_discard_and_ways_out_are_the_plain_ones(
     assert solver.best_discard(choices) == (plain, rank(plain)[0])
     plain_out = [c for c in dict.fromkeys(hand) if not min_penalty(without_one(hand, c), wild_rank)]
     assert solver.ways_out() == plain_out
+
+
+def _check_solver(solver: SwapSolver, hand: list[Card], others: list[Card], wild_rank: int) -> None:
+    """Every answer of ``solver`` is the plain solver's for ``hand``."""
+    from engine.five_crowns.deck import is_wild
+
+    assert solver.keep == min_penalty(hand, wild_rank)
+    if hand:
+        assert solver.after_discard() == plain_after_discard(hand, wild_rank, None)
+        assert solver.after_discard(hand[-1]) == plain_after_discard(hand, wild_rank, hand[-1])
+        plain_out = [
+            c for c in dict.fromkeys(hand) if not min_penalty(without_one(hand, c), wild_rank)
+        ]
+        assert solver.ways_out() == plain_out
+        for card in dict.fromkeys(hand):
+            assert solver.penalty_less(card) == min_penalty(without_one(hand, card), wild_rank)
+    for card in others:
+        assert solver.after_swap(card) == plain_after_discard([*hand, card], wild_rank, None)
+        if hand and not is_wild(card, wild_rank) and solver.apart(card):
+            # Apart from the hand: left over, or melded with two wilds (one answer for all).
+            apart = solver.after_swap_apart()
+            ceiling = min(solver.keep, solver.after_discard() + card.rank)
+            exact = plain_after_discard([*hand, card], wild_rank, None)
+            assert (ceiling if apart is None else min(ceiling, apart)) == exact
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands(least=1), st.data())
+def test_a_solver_grown_or_shrunk_by_one_natural_is_the_plain_solver(
+    example: tuple, data: st.DataObject
+) -> None:
+    from engine.five_crowns.deck import is_wild
+
+    hand, drawable, wild_rank = example
+    solver = SwapSolver(hand, wild_rank)
+    naturals_drawable = [card for card in drawable if not is_wild(card, wild_rank)]
+    if naturals_drawable:
+        card = data.draw(st.sampled_from(naturals_drawable))
+        if data.draw(st.booleans()):
+            solver.after_swap(card)  # the merge cached first, as a draw choice leaves it
+        grown = [*hand, card]
+        _check_solver(solver.plus(grown, card), grown, drawable, wild_rank)
+    naturals_held = [card for card in hand if not is_wild(card, wild_rank)]
+    if naturals_held:
+        card = data.draw(st.sampled_from(naturals_held))
+        shrunk = without_one(hand, card)
+        _check_solver(solver.minus(shrunk, card), shrunk, drawable, wild_rank)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hands(least=1), st.data())
+def test_the_shared_solvers_follow_a_turn_from_the_hand_before(
+    example: tuple, data: st.DataObject
+) -> None:
+    """Draw a card, throw one: each hand's shared solver comes from the one before (a
+    natural more or less) and answers as the plain solver does."""
+    from engine.five_crowns import swaps
+    from engine.five_crowns.deck import is_wild
+
+    hand, drawable, wild_rank = example
+    swaps._solvers.clear()
+    swaps._recent.clear()
+    swaps.solver_for(hand, wild_rank)
+    drawn = [*hand, drawable[0]]
+    thrown = without_one(drawn, data.draw(st.sampled_from(drawn)))
+    for cards in (drawn, thrown):
+        code = sum(swaps._code(card) for card in cards)
+        derived = swaps._from_recent(tuple(cards), wild_rank, code)
+        changed = {card for card in (*drawn, *hand) if drawn.count(card) != cards.count(card)}
+        if derived is not None:
+            assert not any(is_wild(card, wild_rank) for card in changed)
+            _check_solver(derived, cards, drawable[1:], wild_rank)
+        _check_solver(swaps.solver_for(cards, wild_rank), cards, drawable[1:], wild_rank)

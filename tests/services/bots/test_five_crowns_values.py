@@ -92,3 +92,40 @@ def test_each_drawn_cards_bounds_hold_its_plain_value(position: tuple) -> None:
         assert pricer.floor(card) <= value <= pricer.ceiling(card)
         if not is_wild(card, wild_rank):
             assert pricer.solved_floor(card) <= value
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions())
+def test_each_kind_of_drawn_card_is_one_plain_value(position: tuple) -> None:
+    """A settled kind is its card's exact value; the cards of one kind share a value (the
+    draw pricing solves one card per kind)."""
+    hand, unseen, wild_rank = position
+    pricer = DrawPricer(hand, wild_rank)
+    by_key: dict[object, set[int]] = {}
+    for card in unseen:
+        value = plain_after(hand, card, wild_rank)
+        ceiling, settled, key = pricer.kind(card)
+        if settled:
+            assert ceiling == value
+        else:
+            assert value <= ceiling
+        by_key.setdefault(key, set()).add(value)
+    assert all(len(values) == 1 for values in by_key.values())
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions(), positions(), st.integers(0, 60))
+def test_a_shared_pricer_answers_every_draw_of_its_hand_alike(
+    position: tuple, other: tuple, taking: int
+) -> None:
+    """One pricer per hand serves every decision about it: what it kept from one set of
+    unseen cards must not leak into the answer for another."""
+    from services.bots.five_crowns.values import pricer_for
+
+    hand, unseen, wild_rank = position
+    _, other_unseen, _ = other
+    pricer = pricer_for(hand, wild_rank)
+    assert pricer_for(list(hand), wild_rank) is pricer
+    for cards in (unseen, other_unseen, unseen):
+        total = sum(plain_after(hand, card, wild_rank) for card in cards.elements())
+        assert pricer.at_most(cards, taking) == (total <= taking * sum(cards.values()))
