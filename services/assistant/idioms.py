@@ -77,6 +77,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("what do you reckon", "hint"),
     _idiom("what do you think", "hint"),
     # French
+    _idiom("sert a rien", "", "end_turn"),  # "il me sert à rien": useless, not "nothing more"
     # "là où y a rien": a place with nothing on it is an empty pile, not "nothing" (end turn)
     _idiom("ou y a rien", "empty", "end_turn have where"),
     _idiom("ou il y a rien", "empty", "end_turn have where"),

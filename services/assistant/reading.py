@@ -794,8 +794,10 @@ _WORTH = re.compile(
 def _alternatives(words: list[str], per_word: list[set[str]], lang: str | None) -> bool:
     """Two moves joined by "or": "je pioche ou je prends la dame", "draw or take the
     queen": which one is asked, neither is made."""
-    ors = {"or"} | ({"ou"} if lang in (None, "fr", "pt") else set()) | (
-        {"of"} if lang == "nl" else set()
+    ors = (
+        {"or"}
+        | ({"ou"} if lang in (None, "fr", "pt") else set())
+        | ({"of"} if lang == "nl" else set())
     )
     for at, word in enumerate(words):
         if word in ors and 0 < at < len(words) - 1:

@@ -307,6 +307,8 @@ def fits(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
         or any(spec.onto for spec in reading.cards)
     ):
         verbs = verbs - {"discard"}  # "gooi schoppen zeven op west", "…sur le sept": onto
+    if kind == "play" and state.get("game") == "kings-corner":
+        verbs = verbs - {"discard"}  # no discard in Kings: "chuck the king in a corner" plays it
     if kind == "play" and len(reading.cards) == 2:
         verbs = verbs - {"take"}  # "the red ten gets the black nine"
     if kind == "move" and (len(reading.piles) == 2 or len(reading.cards) == 2):

@@ -161,3 +161,48 @@ def test_a_line_of_several_sentences_answers_the_one_that_asks(
 def test_no_move_is_cut_out_of_a_line_that_does_not_name_one(text: str) -> None:
     kind, message = said("K1", "en", text)
     assert kind == "reply", message
+
+
+@pytest.mark.parametrize(
+    ("position", "lang", "text"),
+    [
+        # Refused outright, or negated before the verb's particle.
+        ("F6", "en", "not a chance i'm throwing the joker"),
+        ("F6", "fr", "hors de question que je jette le joker"),
+        ("F6", "pt", "de jeito nenhum vou descartar o coringa"),
+        ("F6", "nl", "ik leg de joker echt niet af"),
+        # Two moves joined by "or", or whether a move is worth it: advice, not the move.
+        ("F1", "en", "take the queen or draw a fresh one"),
+        ("F1", "nl", "pak ik de vrouw of trek ik een kaart"),
+        ("F1", "fr", "ça vaut le coup de prendre la dame"),
+        # Thinking aloud after "if".
+        ("K1", "en", "if i put the seven of spades on west then west is stuck"),
+        ("K1", "pt", "se eu puser o sete de espadas no oeste fico sem jogada"),
+    ],
+)
+def test_a_move_refused_or_weighed_up_is_not_made(position: str, lang: str, text: str) -> None:
+    kind, message = said(position, lang, text)
+    assert kind == "reply", message
+
+
+@pytest.mark.parametrize(
+    ("position", "lang", "text", "expected"),
+    [
+        # No discard in Kings in the Corner: a verb of getting rid of a card plays it.
+        ("K1", "en", "chuck the seven of spades on the eight of diamonds", "play 7S W"),
+        ("K1", "fr", "je balance le neuf de trèfle sur le dix", "play 9C SW"),
+        ("K1", "pt", "larga o sete de espadas no oeste", "play 7S W"),
+        ("K1", "nl", "dump schoppen zeven op west", "play 7S W"),
+        ("K1", "en", "dump the king of hearts in a corner", "ask which_pile"),
+        # ... and in Five Crowns it still discards; "il me sert à rien" is no end of turn.
+        ("F6", "en", "ditch the king of spades", "discard KS"),
+        ("F6", "fr", "je balance le roi de pique, il me sert à rien", "discard KS"),
+        # "eruit" is out, not diamonds heard.
+        ("F3", "nl", "de schoppen vrouw eruit", "discard QS"),
+    ],
+)
+def test_a_slang_verb_is_the_game_s_move(
+    position: str, lang: str, text: str, expected: str
+) -> None:
+    sent = said(position, lang, text)
+    assert expected_matches(expected, sent), sent
