@@ -38,10 +38,12 @@ def _post(
             answer = json.load(error)
         except OSError:
             answer = {"error": {"code": "no_answer"}}
-        if answer.get("error", {}).get("code") not in ("tables_unavailable", "no_answer"):
+        error = answer.get("error", {})
+        if error.get("code") not in ("tables_unavailable", "no_answer", "rate_limited"):
             return answer
         assert time.monotonic() < deadline, answer
-        time.sleep(pause)
+        # Unanswered tries count against the address's table limit: wait as told.
+        time.sleep(max(pause, float(error.get("params", {}).get("retry_after", 0))))
 
 
 def test_gamenight_cluster_runs_every_process_and_ctrl_c_stops_them_all(tmp_path: Path) -> None:
