@@ -1037,11 +1037,7 @@ _TYPED_ONTO = frozenset({"en", "naar", "op", "sur", "pro", "no", "na"})
 
 def _pile_is(words: list[str], index: int) -> bool:
     """ "le nord est vide": this "est" says what the pile before it is."""
-    return (
-        words[index] == "est"
-        and words[index + 1 : index + 2] != []
-        and (words[index + 1] in IS_STATES)
-    )
+    return words[index] == "est" and index + 1 < len(words) and words[index + 1] in IS_STATES
 
 
 def _est_is_east(words: list[str], index: int) -> bool:

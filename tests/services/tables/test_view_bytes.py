@@ -13,10 +13,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memory_accounts import MemoryAccounts
 
 from protocol import topics
 from protocol.messages import act_intent
-from protocol.topics import Grants
 from services.bots.players import hint_action
 from services.tables.service import TablesService
 from services.tables.store import Store
@@ -26,23 +26,13 @@ from services.wire import dumps
 NAMES = ("Ana", "Ben", "Chloé", "Dario", "Eve", "Fanny", "Gus")
 
 
-class NoAccounts:
-    def provision(
-        self, username: str, password: str, grants: Grants, client_id: str | None = None
-    ) -> None:
-        return None
-
-    def revoke(self, username: str) -> None:
-        return None
-
-
 class CheckedViews:
     """A service whose every published view is compared with the plain one, at once."""
 
     def __init__(self, path: Path) -> None:
         self.views_checked = 0
         self.replies: list[dict[str, Any]] = []
-        self.service = TablesService(Store(path), self.publish, NoAccounts(), owner="test")
+        self.service = TablesService(Store(path), self.publish, MemoryAccounts(), owner="test")
 
     def publish(self, topic: str, payload: bytes, retain: bool) -> None:
         parsed = topics.parse_topic(topic)
