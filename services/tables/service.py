@@ -574,15 +574,7 @@ class TablesService:
         # The account first (without the lock, so moves go on), so that a seat is only
         # ever given with a login that works; a join refused meanwhile takes it back.
         self._provision(username, token, grants)
-        try:
-            with self.lock:
-                committed = self._commit(table, entry, None, str(request["id"]))
-        except TableError:  # refused meanwhile (the seat taken, say), or not stored
-            self._revoke(username)
-            raise
-        if not committed:
-            self._revoke(username)
-            raise TableError("table_moved", table=code)
+        self._commit_lobby(code, entry, str(request["id"]), username)
         return {
             "table": code,
             "seat": seat,
@@ -614,15 +606,7 @@ class TablesService:
             }
         grants = topics.host_player_grants(code, seat) if host else topics.player_grants(code, seat)
         self._provision(username, token, grants)
-        try:
-            with self.lock:
-                committed = self._commit(table, entry, None, str(request["id"]))
-        except TableError:
-            self._revoke(username)
-            raise
-        if not committed:
-            self._revoke(username)
-            raise TableError("table_moved", table=code)
+        self._commit_lobby(code, entry, str(request["id"]), username)
         if old_username:
             self._revoke(old_username)  # the lost phone's login opens nothing now
         return {
@@ -633,6 +617,28 @@ class TablesService:
             "password": token,
             "host": host,
         }
+
+    def _commit_lobby(
+        self, code: str, entry: dict[str, Any], request_id: str, username: str
+    ) -> None:
+        """Commit a join or reseat checked before ``username``'s account was made.
+
+        The table is looked up again: while the lock was free it may have been rebuilt
+        at a new epoch (our lease keeper claimed it again after late heartbeats), and
+        the entry goes to that table, checked again, not to the stale one.
+        """
+        try:
+            with self.lock:
+                table = self.tables.get(code)
+                if table is None:
+                    raise TableError("table_moved", table=code)
+                committed = self._commit(table, entry, None, request_id)
+        except TableError:  # refused meanwhile (the seat taken, say), or not stored
+            self._revoke(username)
+            raise
+        if not committed:
+            self._revoke(username)
+            raise TableError("table_moved", table=code)
 
     def _revoke(self, username: str) -> None:
         try:
@@ -677,7 +683,7 @@ class TablesService:
         except LeaseLostError as error:
             # Another copy owns the table now: forget our copy, it is out of date. On NATS
             # (moved on) the sender's resend reaches the new owner: no answer from us.
-            if table.code in self.tables:
+            if self.tables.get(table.code) is table:  # not a newer copy rebuilt meanwhile
                 self._forget(table.code)
             if reply_topic is not None and not isinstance(error, StoreUnavailableError):
                 self._reply(reply_topic, _error(intent_id, "table_moved", {}))

@@ -89,6 +89,16 @@ class MqttLobby:
         """Send one request and wait for its response; raise ``LobbyError`` if refused."""
         if op not in _REQUEST_KIND:
             raise ValueError(op)
+        try:
+            return self._request_once(op, message)
+        except LobbyError as refused:
+            # The table changed hands (copies of the tables service) while it was asked:
+            # nothing was made, and its new owner answers the same request at once.
+            if refused.code != "table_moved":
+                raise
+            return self._request_once(op, message)
+
+    def _request_once(self, op: str, message: Mapping[str, Any]) -> dict[str, Any]:
         request_id = new_request_id()
         body = {"v": PROTOCOL_VERSION, "id": request_id, **message}
         try:

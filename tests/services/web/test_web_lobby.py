@@ -189,3 +189,37 @@ def test_a_request_the_protocol_refuses_never_leaves() -> None:
         lobby.request("join", {"table": "bad code", "name": "Ana"})
     assert refused.value.code == "bad_request"
     assert sent == []
+
+
+def test_a_join_refused_because_the_table_moved_is_asked_again_once(
+    embedded_broker: BrokerEndpoint, mqtt_client: Callable[..., MqttClient]
+) -> None:
+    """``table_moved``: the table changed hands mid-request; its new owner answers the retry."""
+    asked: list[str] = []
+    responder: MqttClient
+
+    def answer(topic: str, payload: bytes) -> None:
+        request = json.loads(payload)
+        asked.append(request["id"])
+        if len(asked) == 1 or request["name"] == "Moved":
+            reply: dict[str, Any] = {
+                "v": 1,
+                "id": request["id"],
+                "status": "error",
+                "error": {"code": "table_moved", "params": {"table": request["table"]}},
+            }
+        else:
+            data = {"table": request["table"], "seat": 1, "player_id": "p2"}
+            reply = {"v": 1, "id": request["id"], "status": "ok", "data": data}
+        responder.publish(lobby_response("join"), json.dumps(reply).encode(), qos=1)
+
+    unserved = lobby_request("join").replace("/lobby/", "/lobby-unserved/")
+    responder = mqtt_client(embedded_broker.service_url("bots"), subscribe={unserved: answer})
+    client = mqtt_client(embedded_broker.service_url("web"), wait=False)
+    lobby = MqttLobby(NobodyListens(client), timeout=5.0)
+    client.wait_connected(5)
+    assert lobby.request("join", {"table": "MOVED9", "name": "Ana"})["seat"] == 1
+    assert len(asked) == 2 and asked[0] != asked[1]  # a new request, a new id
+    with pytest.raises(LobbyError) as refused:  # asked again once, not forever
+        lobby.request("join", {"table": "MOVED9", "name": "Moved"})
+    assert refused.value.code == "table_moved" and len(asked) == 4
