@@ -77,6 +77,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("what do you reckon", "hint"),
     _idiom("what do you think", "hint"),
     # French
+    _idiom("arrete de", "", "end_turn"),  # "arrête de regarder mes cartes": stop doing
+    _idiom("arretez de", "", "end_turn"),
     _idiom("sert a rien", "", "end_turn"),  # "il me sert à rien": useless, not "nothing more"
     # "là où y a rien": a place with nothing on it is an empty pile, not "nothing" (end turn)
     _idiom("ou y a rien", "empty", "end_turn have where"),
@@ -107,6 +109,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("en penses quoi", "hint"),
     _idiom("qu en penses tu", "hint"),
     # Portuguese
+    _idiom("para de", "", "end_turn"),  # "para de olhar as minhas cartas"
+    _idiom("pare de", "", "end_turn"),
     _idiom("^ da para", "can me"),  # "dá para fechar?": can I go out?
     _idiom("^ da pra", "can me"),
     _idiom("de baixo", "", "play"),  # below, not "baixo" (I lay down)
@@ -135,6 +139,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("tu achas", "hint"),
     _idiom("como e que eu to", "score me"),
     # Dutch
+    _idiom("stop met", "", "end_turn"),  # "stop met kijken"
+    _idiom("hou op met", "", "end_turn"),
     _idiom("waar niks ligt", "empty", "end_turn where"),
     _idiom("waar niets ligt", "empty", "end_turn where"),
     _idiom("sta ik ervoor", "score me"),

@@ -695,9 +695,16 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
         return None  # "lose the seven of diamonds": a discard
     if not priced or (reading.any("me", "who") and not reading.cards and not wild_said):
         return None
+    if not (reading.question or reading.cards or wild_said) and _talk(reading):
+        return None  # "perdi o norte com esse jogo": a loss spoken of, no price asked
     if state is None:
         return Refusal("no_game_yet")
     return value_answer(reading, state, wild_said)
+
+
+def _talk(reading: Reading) -> bool:
+    """A statement among words the assistant does not know ("…com esse jogo kkk")."""
+    return any(len(w) > 2 and not is_known(w) and w not in FILLERS for w in reading.words)
 
 
 def value_answer(reading: Reading, state: State, wild_said: bool) -> Answer:

@@ -192,10 +192,11 @@ def tokens(text: str) -> tuple[list[str], list[bool]]:
         word = raw.lower()
         parts = split_compound(word) or _elided(word) or _contracted(word, raws[at + 1 : at + 3])
         for part in parts or (word,):
-            if words and _joined(words, part):
-                continue
+            twice = bool(words) and part == words[-1] and not (part.isdigit() or upper[-1])
+            if words and (_joined(words, part) or (twice and not _initials(raw))):
+                continue  # put back together, or said twice ("the queen queen", "le le")
             words.append(part)
-            upper.append(raw.isupper() and len(raw) <= 2)
+            upper.append(_initials(raw))
         if len(words) >= _MAX_WORDS:
             break
     return words, upper
@@ -222,6 +223,11 @@ _SPLIT_SUITS = frozenset(w for w in SUIT_WORDS if w.endswith("en"))  # "klaver e
 _SPLIT_SIDES = frozenset(  # "ou est", "o este", "sudo este"
     w for w in (*HORIZONTAL, *CORNER_WORDS) if len(w) >= 5
 )
+
+
+def _initials(raw: str) -> bool:
+    """A pile's initials typed in capitals ("no NO": on northwest)."""
+    return raw.isupper() and len(raw) <= 2
 
 
 def _joined(words: list[str], part: str) -> bool:
@@ -300,8 +306,11 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     words = [w[:-1] if w.endswith("s") and w[:-1] in names else w for w in words]
     if speaker in (None, "en"):
         _to_misheard(words)
+    if speaker in (None, "fr"):
+        _de_misheard(words)
     per_word = [set(concepts_of(word, speaker)) for word in words]
     _modal_want(words, per_word)
+    _first_as_adverb(words, per_word)
     added: set[str] = set()
     for start, end, (_, add, drop) in idiom_spans(words):
         added |= add
@@ -318,9 +327,12 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     named_at = {index for index, word in enumerate(words) if word in names}
     piles, pile_at = _piles(words, upper, speaker, named_at)
     piles, placed_at = _placed_spots(words, piles)
+    if piles and not any(spec.source for spec in piles) and _only_wanting(words, per_word):
+        concepts.discard("take")  # "ik wil de rode aas op noord": wanting it there, a play
     if placed_at:
         concepts -= {"lead", "score"}  # "op de lege plek bovenaan": a place, not the leader
     cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker, pile_at)
+    cards = _said_again(cards)
     stripped = text.strip()
     lead_at = _lead_at(stripped, words)
     lead = words[lead_at] if words else ""
@@ -347,6 +359,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     pairs = set(itertools.pairwise(words))
     if pairs & {("ou", "pas"), ("ou", "non")} and words.count("ou") == 1:
         concepts.discard("where")  # "j'ai la dame ou pas ?": "or", not "où"
+    if _yes_no_est_ce_que(words):
+        concepts.discard("what")  # "est-ce que je peux…": yes or no, not "what"
     if ("ce", "qui") in pairs and words.count("qui") == 1:
         concepts.discard("who")  # "qu'est-ce qui…" asks what, not who
         concepts.add("what")
@@ -396,9 +410,9 @@ _CORRECTION = re.compile(
     r"|\b(?:eh\W+)?nee\W+toch(?:\W+maar)?\b"
     # A hesitation before the "no", or a bare "no" between a word and the next card's
     # article: "the eight of clubs uh no the eight of spades", "de boer nee de vrouw".
-    r"|\b(?:uh|um|erm|euh|eh|ehm|uhm|hum)\W+(?:no|non|n[aã]o|nee)\b"
+    r"|\b(?:uh|um|erm|euh|eh|ehm|uhm|hum|ah|oh|oops|ops)\W+(?:no|non|n[aã]o|nee)\b"
     # (not Portuguese "no", "in the": "no o este")
-    r"|(?<=\w)\s+(?:no\s+(?=the\s)|non\s+(?=(?:le|la|l)\W)|n[aã]o\s+(?=[oa]\s)"
+    r"|(?<=\w)\s+(?:no\s+(?=the\s)|non\s+(?=(?:le|la|l|de|du)\W)|n[aã]o\s+(?=(?:[oa]|de)\s)"
     r"|nee\s+(?=(?:de|het)\s))",
     re.IGNORECASE,
 )
@@ -410,7 +424,9 @@ _SUIT_ONLY = re.compile(
 
 
 # "Want" as a verb of its own is taking ("quero o rei"); before another verb, a modal.
-_WANT_WORDS = frozenset({"quero", "queria", "quer", "veux", "voudrais", "veut", "wil", "wilde"})
+_WANT_WORDS = frozenset(
+    {"want", "wanna", "quero", "queria", "quer", "veux", "voudrais", "veut", "wil", "wilde"}
+)
 _OTHER_VERBS = frozenset({"play", "draw", "discard", "move", "go_out", "end_turn"})
 
 
@@ -424,6 +440,22 @@ def _modal_want(words: list[str], per_word: list[set[str]]) -> None:
                 per_word[index].discard("take")
 
 
+_FIRST = frozenset({"first", "primeiro", "premier", "eerst", "eerste"})
+
+
+def _first_as_adverb(words: list[str], per_word: list[set[str]]) -> None:
+    """ "tenho que comprar primeiro", "draw first": first of all, not the one in front."""
+    for index in range(1, len(words)):
+        if words[index] in _FIRST and per_word[index - 1] & _ACTION_VERBS:
+            per_word[index] -= {"lead", "score"}
+
+
+def _only_wanting(words: list[str], per_word: list[set[str]]) -> bool:
+    """Every word that says "take" is a word of wanting ("I want…", "ik wil…")."""
+    taking = [word for word, found in zip(words, per_word, strict=True) if "take" in found]
+    return bool(taking) and all(word in _WANT_WORDS for word in taking)
+
+
 def _to_misheard(words: list[str]) -> None:
     """ "seven of spades two west": "two" (or "too") between a card's suit and a pile is
     "to" heard as a number."""
@@ -435,6 +467,16 @@ def _to_misheard(words: list[str]) -> None:
             and (after in HORIZONTAL or after in VERTICAL or after in CORNER_WORDS)
         ):
             words[index] = "to"
+
+
+def _de_misheard(words: list[str]) -> None:
+    """ "le valet de deux cœurs": "de" heard as "deux" between a card's rank and its suit."""
+    for index in range(1, len(words) - 1):
+        before = words[index - 1]
+        rank_before = words[index - 2] if index > 1 else ""
+        after_rank = before in RANK_WORDS or (before == "de" and rank_before in RANK_WORDS)
+        if words[index] == "deux" and words[index + 1] in SUIT_WORDS and after_rank:
+            words[index] = "de"
 
 
 def speaker_of(lang: str | None) -> str | None:
@@ -470,7 +512,10 @@ def corrects_itself(text: str) -> bool:
 
 def _corrected(text: str) -> str:
     """What a line that corrects itself stands for: its last part; nothing when nothing
-    follows ("six of spades on east, no wait"): a line taken back names no action."""
+    follows ("six of spades on east, no wait"): a line taken back names no action.
+
+    The verb said before the correction still stands when the last part has none:
+    "discard the king of spades, no, the queen of spades" discards the queen."""
     parts = _CORRECTION.split(text)
     if len(parts) == 1:
         return text
@@ -482,7 +527,47 @@ def _corrected(text: str) -> str:
         if suits:
             head[suits[0]] = suit_only[1]  # "seis de paus no sete…, não, o de espadas"
             return " ".join(head)
+    if _names_a_card(last) and not _verbs_in(last):  # not "pass the chips, no, the bowl"
+        said = [word for word in parts[0].split() if _verbs_in(word)]
+        last = " ".join([*said[:1], last])
     return last
+
+
+def _names_a_card(text: str) -> bool:
+    return any(
+        word in RANK_WORDS or word in SUIT_WORDS or word in JOKER_WORDS or card_code(word)
+        for word in normalize(text)
+    )
+
+
+def _verbs_in(text: str) -> bool:
+    return any(concepts_of(word) & _ACTION_VERBS for word in normalize(text))
+
+
+_ACTION_VERBS = _OTHER_VERBS | {"take"}
+
+
+def _said_again(cards: tuple[CardSpec, ...]) -> tuple[CardSpec, ...]:
+    """A card said again, more fully, right after: one card ("the queen, queen of spades",
+    "de cœur, le quatre de cœur")."""
+    kept: list[CardSpec] = []
+    for spec, after in itertools.zip_longest(cards, cards[1:]):
+        if after is not None and _restated(spec, after):
+            continue
+        kept.append(spec)
+    return tuple(kept)
+
+
+def _restated(spec: CardSpec, after: CardSpec) -> bool:
+    if spec.onto or after.onto or spec.joker or spec.wild or after.at - spec.at > 4:
+        return False
+    if after.rank is None or (spec.rank is not None and spec.rank != after.rank):
+        return False
+    if spec.rank is None and spec.suit is None and spec.colour is None:
+        return False
+    same_suit = spec.suit is None or spec.suit == after.suit
+    same_colour = spec.colour is None or spec.colour == (SUIT_COLOUR.get(after.suit or ""))
+    return same_suit and same_colour and (after.suit is not None or spec.suit is None)
 
 
 # English question starts that open a statement in another language: "do monte" (pt).
@@ -576,13 +661,37 @@ _ASKING_PAIRS = frozenset(
 )  # fmt: skip
 
 
+def _yes_no_est_ce_que(words: list[str]) -> bool:
+    """ "est-ce que…" opening a yes-or-no question (not "qu'est-ce que…", what)."""
+    for index in range(len(words) - 2):
+        if words[index : index + 3] == ["est", "ce", "que"]:
+            if index > 0 and words[index - 1] in ("qu", "que", "quoi"):
+                return False
+            others = words[:index] + words[index + 3 :]
+            return not {"quoi", "que", "qu", "what"} & set(others)
+    return False
+
+
 def _asks_at(words: list[str], at: int, speaker: str | None, several_clauses: bool) -> bool:
     """Whether the line, from its own first word, opens as a question does."""
     lead = words[at] if at < len(words) else ""
     if lead in QUESTION_STARTS and lead not in _NOT_QUESTION_STARTS.get(speaker or "", ()):
         return True
+    if speaker in (None, "nl") and _dutch_inverted(words[at : at + 2]):
+        return True
     # One clause only: "je peux sortir, je jette le roi" says what the speaker does.
     return tuple(words[at : at + 2]) in _ASKING_PAIRS and not several_clauses
+
+
+# Who a Dutch question puts after its verb: "krijgt iedereen…", "heeft er iemand…".
+_DUTCH_SUBJECTS = frozenset({"iedereen", "iemand", "er", "hij", "zij", "ze", "jij", "u", "men"})
+
+
+def _dutch_inverted(pair: list[str]) -> bool:
+    """A Dutch question as the word order says it: a verb ending in -t, then its subject."""
+    return (
+        len(pair) == 2 and len(pair[0]) >= 4 and pair[0][-1] == "t" and pair[1] in _DUTCH_SUBJECTS
+    )
 
 
 _STOCK_WORDS = frozenset({"stock", "discard_pile"})
@@ -606,6 +715,10 @@ _COUNT_VERBS = frozenset({"count", "compte", "compter", "conta", "contar", "tel"
 _CARD_NEGATIONS = frozenset({"not", "nao", "niet", "geen", "never", "jamais", "skip"})
 
 
+# Words that join two cards under one "not": "not the six or the seven", "ni… ni…".
+_JOINING = frozenset({"or", "nor", "and", "ou", "ni", "et", "nem", "e", "of", "noch", "en"})
+
+
 def _unnegated(
     words: list[str], cards: tuple[CardSpec, ...], lang: str | None, pile_at: set[int]
 ) -> tuple[CardSpec, ...]:
@@ -618,12 +731,19 @@ def _unnegated(
     words = [_NOT if _leaves(words, at) else word for at, word in enumerate(words)]
     negations = negations | {_NOT}
     kept = []
+    previous = -1  # where the card said before this one is
     for spec in cards:
         before = spec.at - 1
         while before >= 0 and (words[before] in ARTICLES or words[before] in COLOUR_WORDS):
             before -= 1
-        # "I don't want the queen", "não quero a dama": a verb between the "not" and the card
-        window = [w for w in words[max(0, before - 3) : before + 1] if w not in ARTICLES][-3:]
+        # "I don't want the queen", "não quero a dama": a verb between the "not" and the
+        # card; not past another card ("not the joker, the king": the king stands), unless
+        # joined to it ("not the six or the seven")
+        start = max(0, before - 3)
+        if previous >= 0 and not _JOINING & set(words[previous + 1 : spec.at]):
+            start = max(start, previous + 1)
+        previous = spec.at
+        window = [w for w in words[start : before + 1] if w not in ARTICLES][-3:]
         after = spec.at + 1
         while after < len(words) and (
             words[after] in CONNECTORS

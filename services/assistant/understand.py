@@ -25,6 +25,7 @@ from services.assistant.words import (
     CONNECTORS,
     FILLERS,
     FROM,
+    LANGUAGE_ONLY,
     ONTO,
     concepts_of,
     is_known,
@@ -100,7 +101,9 @@ def _understand_line(
         lang is not None
         and isinstance(understood, Refusal)
         and understood.code == "not_understood"
-        and not reading.negated  # "j'ai pas fini": refused in French, not Dutch "ik pas"
+        and not reading.negated
+        # "j'ai pas fini", "c'est pas toi": French "pas", never Dutch "ik pas" (I pass)
+        and not any(word in LANGUAGE_ONLY.get(lang, {}) for word in reading.words)
     ):
         # Said in another language than the phone's ("tire uma carta" on an English
         # phone): the words' stems in every language; only a whole action, every word
@@ -178,8 +181,8 @@ def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]
     if isinstance(seat, int) and isinstance(current, int) and seat != current:
         return Refusal("not_your_turn", {"seat": seat, "current_seat": current})
     drawing_only = bool(legal) and all(action["type"] == "draw" for action in legal)
-    if drawing_only and not verbs & {"draw", "take", "end_turn"} and not reading.any("stock"):
-        return Refusal("must_draw_first")  # ending the turn: the table says what it needs
+    if drawing_only and not verbs & {"draw", "take"} and not reading.any("stock"):
+        return Refusal("must_draw_first")  # "passo a vez" before drawing too
     return None
 
 
@@ -517,8 +520,8 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
         if not any(spec.matches(held, wild) for held in hand):
             return Refusal("card_not_held", {"card": spec.shown()})
         return Refusal("no_move_for_card", {"card": spec.shown()})
-    if reading.cards or reading.piles or (verbs and not _mostly_unknown(reading)):
-        return Refusal("no_such_move")
+    if reading.cards or ((reading.piles or verbs) and clear):
+        return Refusal("no_such_move")  # not "my sister moved up north": table talk
     return Refusal("not_understood", {"text": text.strip()[:80]})
 
 

@@ -87,6 +87,8 @@ WILD_WORDS = frozenset(
         "wildcard",
         "sauvage",
         "sauvages",
+        "folle",  # "carte folle", as Quebec says it
+        "folles",
         "troef",
         "troeven",
         "curinga",
@@ -475,7 +477,8 @@ BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devo
 NOTHING_WORDS = frozenset(
     {"niet", "erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "valeu", "beleza", "tipo", "hoor",
      "toch", "guess", "think", "maybe", "cheers", "merci", "obrigado", "obrigada", "thanks",
-     "bedankt", "voila", "bref", "genre"}
+     "bedankt", "voila", "bref", "genre", "haha", "hahaha", "hehe", "hihi", "lol", "mdr",
+     "kkk", "kkkk", "rsrs"}
 )  # fmt: skip
 # Words that mean something else in the speaker's own language, by language: French
 # "pas" is a negation, never Dutch "ik pas"; Portuguese "tô"/"tou" is "estou", I am.

@@ -132,6 +132,9 @@ def test_every_sentence_reads_as_what_it_was_made_from(game: str, seed: int) -> 
         elif isinstance(understood, Act):
             # The verbs said out of turn go to the table, which tells why not.
             assert understood.action in legal or understood.action["type"] in ("draw", "end_turn")
+        elif text.startswith("end") and all(action["type"] == "draw" for action in legal):
+            # Ending the turn before the draw is refused as the table refuses it.
+            assert understood.code == "must_draw_first", understood
         else:
             # A card said alone that fits several piles is asked back, never guessed; so is
             # a discard that could also go out.
