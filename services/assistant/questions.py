@@ -379,6 +379,7 @@ def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -
     # "what's on north?", "is north empty?", "is there anything on north?"
     asked = (
         reading.any("what", "empty")
+        or (reading.any("top") and len(_content(reading)) <= 3)  # "top of SW?"
         or ("there" in reading.concepts and len(reading.words) <= 6)
         or bool(_ANYTHING & set(reading.words))  # "anything on SE?"
     )
@@ -446,13 +447,31 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         and not (reading.cards or reading.piles or reading.any("what", "can", "how", "when"))
         and len(reading.words) <= 6
     )
-    if not (whose or plays or short or me_now or me_playing or named_playing):
+    terse = (  # "turn?", "beurt?", "tour ?": the one word asked
+        reading.question
+        and "turn" in reading.concepts
+        and reading.concepts <= {"turn", "round", "now"}
+        and len(_content(reading)) <= 2
+    )
+    if not (whose or plays or short or me_now or me_playing or named_playing or terse):
         return None
     if reading.any("when", "how", "mean", "end_turn"):
         return None
     if state is None:
         return Refusal("no_game_yet")
     return turn_answer(state)
+
+
+def _content(reading: Reading) -> list[str]:
+    """The line's words less padding (fillers, articles, "now", "ok")."""
+    return [
+        word
+        for word in reading.words
+        if word not in FILLERS and word not in _PADDING and word not in _ARTICLE_WORDS
+    ]
+
+
+_ARTICLE_WORDS = frozenset({"the", "a", "le", "la", "l", "o", "de", "het", "een"})
 
 
 def turn_answer(state: State) -> Answer:
@@ -473,7 +492,17 @@ _ME_NOW_STARTS = frozenset({"is", "am", "c", "sou", "e", "ben", "moi", "me", "mo
 
 def _holding(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     """ "Do I have the queen of spades?": yes or no, about the asker's own hand."""
-    if not (reading.question and _me(reading) and reading.any("have", "hand") and reading.cards):
+    terse = (  # a card by its rank, not "tem carta coringa?" (are there wilds?)
+        len(_content(reading)) <= 3
+        and _named_seat(reading, names) is None
+        and all(spec.rank is not None for spec in reading.cards)
+    )
+    if not (
+        reading.question
+        and (_me(reading) or terse)  # "got the K♥?": the asker's own hand
+        and reading.any("have", "hand")
+        and reading.cards
+    ):
         return None  # "do I have the queen?", "any jokers in my hand?"
     acts = reading.any("draw", "discard", "move", "end_turn", "go_out", "play")
     if reading.any("how_many", "value", "can", "where") or len(reading.cards) != 1 or acts:
@@ -834,8 +863,9 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         and (reading.any("when", "how", "end_turn"))
     ):
         return "round_end"
-    if reading.any("draw") and reading.any(
-        "when", "how_many", "should", "can", "how", "every", "first", "need"
+    if reading.any("draw") and (
+        reading.any("when", "how_many", "should", "how", "every", "first", "need")
+        or (reading.any("can") and not reading.any("me"))  # "can I draw?": now, yes or no
     ):
         return "draw_" + str(options.get("draw", "start"))
     if reading.any("score") and reading.any("how", "mean"):

@@ -286,11 +286,14 @@ _THEN = frozenset({"and", "then", "et", "puis", "e", "depois", "en", "dan"})
 
 
 def plain_keep_case(text: str) -> str:
-    """``plain`` but keeping capitals (a pile typed as "N" or "NE")."""
-    lowered = plain(text)
-    if len(lowered) != len(text):
-        return lowered
-    return "".join(o if o.lower() == p else p for o, p in zip(text, lowered, strict=True))
+    """``plain`` but keeping capitals (a pile typed as "N" or "NE", a king as "K♠"),
+    character by character: "♠" and "œ" grow longer in plain text."""
+    return "".join(_plain_char(char) for char in text)
+
+
+def _plain_char(char: str) -> str:
+    lowered = plain(char)
+    return lowered.upper() if char.isupper() and len(lowered) == 1 else lowered
 
 
 def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()) -> Reading:
@@ -304,6 +307,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     words, upper = _unabbreviated(*tokens(text), speaker)
     # "bens total?", "Zoés kaarten": a name's possessive typed without its apostrophe
     words = [w[:-1] if w.endswith("s") and w[:-1] in names else w for w in words]
+    _rank_letters(words, upper, speaker)
     if speaker in (None, "en"):
         _to_misheard(words)
     if speaker in (None, "fr"):
@@ -467,6 +471,24 @@ def _to_misheard(words: list[str]) -> None:
             and (after in HORIZONTAL or after in VERTICAL or after in CORNER_WORDS)
         ):
             words[index] = "to"
+
+
+_RANK_LETTERS = {"k": "king", "q": "queen", "j": "jack", "a": "ace"}
+
+
+def _rank_letters(words: list[str], upper: list[bool], lang: str | None) -> None:
+    """ "K♠", "Q on the K", "the red Q", "q from pile": a card's letter as its rank.
+
+    A capital K or Q alone, or any of the four letters right before a suit; "a" and "j"
+    only so ("A♠", "J♥"), since "a" is also an article and "J'ai" French; a lone "q" in
+    English, which has no other use for it ("k" is chat for "ok")."""
+    for index, word in enumerate(words):
+        if word not in _RANK_LETTERS:
+            continue
+        before_suit = index + 1 < len(words) and words[index + 1] in SUIT_WORDS
+        capital = upper[index] and word in ("k", "q")
+        if before_suit or capital or (word == "q" and lang in (None, "en")):
+            words[index] = _RANK_LETTERS[word]
 
 
 def _de_misheard(words: list[str]) -> None:
@@ -1145,14 +1167,26 @@ def _wants_pile(words: list[str], index: int) -> bool:
 
 
 def _pile_letters(words: list[str], index: int, lang: str | None) -> str | None:
-    """A pile typed as its initials in the speaker's language, after a word of placing:
-    "O" alone opens a Portuguese sentence as the article."""
+    """A pile typed as its initials in the speaker's language, where a pile goes: after a
+    word of placing or of piles ("sur SO", "pilha L"), before one ("O op N"), or ending a
+    line after a card ("harten heer ZO"). "O" alone opens a Portuguese sentence as the
+    article."""
     code = PILE_LETTERS.get(lang or "", {}).get(words[index].upper())
-    placed = index > 0 and (words[index - 1] in ONTO or words[index - 1] in _TYPED_ONTO)
+    before = words[index - 1] if index > 0 else ""
+    after = words[index + 1] if index + 1 < len(words) else ""
+    placed = (
+        before in ONTO
+        or before in _TYPED_ONTO
+        or before in _PILE_NOUNS
+        or after in ONTO
+        or after in _TYPED_ONTO
+        or (not after and (before in RANK_WORDS or before in SUIT_WORDS))
+    )
     return code if placed else None
 
 
 _TYPED_ONTO = frozenset({"en", "naar", "op", "sur", "pro", "no", "na"})
+_PILE_NOUNS = frozenset({"pile", "pilha", "monte", "stapel", "tas", "rij"})
 
 
 def _pile_is(words: list[str], index: int) -> bool:

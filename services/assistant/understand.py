@@ -81,7 +81,19 @@ def understand(
         chosen = by_sentence(parts, lambda part: _understand_line(part, state, names, lang), lang)
         if chosen is not None:
             return chosen
-    return _understand_line(text, state, names, lang)
+    whole = _understand_line(text, state, names, lang)
+    clauses = [part for part in text.split(",") if part.strip()]
+    if _not_understood(whole) and len(clauses) > 1 and not corrects_itself(text):
+        # "read me my cards, I've left my glasses in the car": a question among talk,
+        # answered (never a move: a clause cut from its line may lose a "no")
+        chosen = by_sentence(clauses, lambda part: _understand_line(part, state, names, lang), lang)
+        if isinstance(chosen, Answer):
+            return chosen
+    return whole
+
+
+def _not_understood(understood: Understood) -> bool:
+    return isinstance(understood, Refusal) and understood.code == "not_understood"
 
 
 def _understand_line(
@@ -462,6 +474,8 @@ def _fits_discard(
     return reading.cards[0].matches(card, wild_rank if isinstance(wild_rank, int) else None)
 
 
+# A source named alone in the draw phase: "la défausse", "the discard pile, please".
+_NAMING_A_SOURCE = frozenset({"discard_pile", "discard", "card", "there", "me", "top", "pile"})
 _ASKING_FOR_A_CARD = frozenset({"card", "stock", "pile", "top", "me", "new", "another"})
 _NEEDING = frozenset({"need", "have", "should"})  # "I need a card", "il me faut une carte"
 
@@ -481,10 +495,13 @@ def _fits_draw(
     if source == "discard":
         if reading.cards and reading.has("discard_pile"):
             return True  # "the queen from the discard, please"
+        if not verbs and reading.has("discard_pile") and not reading.question:
+            return reading.concepts <= _NAMING_A_SOURCE  # "la défausse", "van de aflegstapel"
         if "take" in verbs and reading.has("there") and not reading.any("card", "stock"):
             return True  # "I'll have that", "je prends ça": the card everyone sees
         if not verbs and reading.cards and not reading.question:
-            return reading.concepts <= {"card", "there", "me"}  # "the queen (for me)": the top one
+            # "the queen (for me)", "q from pile": the top one (no stock card is known by name)
+            return reading.concepts <= {"card", "there", "me", "stock", "pile"}
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.has("discard_pile") or reading.cards:
         return False

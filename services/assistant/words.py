@@ -167,7 +167,7 @@ FROM = frozenset({"from", "de", "du", "des", "da", "do", "van", "uit", "off"})
 CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "draw": {
         "en": ("draw", "drew", "drawn", "pick", "hit"),  # "hit me": one more card
-        "fr": ("piocher", "pioche", "tirer"),
+        "fr": ("piocher", "pioche", "tirer", "piger", "pige"),  # "je pige": Quebec
         "pt": ("comprar", "compro", "tirar", "puxar", "pescar"),
         "nl": ("trekken", "trek", "getrokken", "trok"),
     },
