@@ -72,14 +72,26 @@ def shown_seq(phone: Any) -> int:
     return int(phone.get_attribute("#play", "data-seq") or -1)
 
 
+def shown_toast(phone: Any) -> str | None:
+    """The toast's text while it shows, else None."""
+    return phone.inner_text("#toast") if phone.is_visible("#toast") else None
+
+
 def act_and_wait(phone: Any, click: list[str]) -> None:
-    """Click each selector in turn, then wait until the hand shows a newer view or a refusal."""
-    before = shown_seq(phone)
+    """Click each selector in turn, then wait until the hand shows a newer view or a refusal.
+
+    A refusal is a toast that was not there before the clicks: one still showing from an
+    earlier step ("pick the card to go out with") is no answer to these clicks.
+    """
+    before, toast_before = shown_seq(phone), shown_toast(phone)
     for selector in click:
         phone.click(selector)
     deadline = time.monotonic() + STEP_TIMEOUT
     while time.monotonic() < deadline:
-        if shown_seq(phone) > before or phone.is_visible("#toast"):
+        if shown_seq(phone) > before:
+            return
+        toast_now = shown_toast(phone)
+        if toast_now is not None and toast_now != toast_before:
             return
         if not phone.is_visible("#play"):
             return  # the round ended: the phone shows the score sheet
