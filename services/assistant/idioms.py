@@ -77,6 +77,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("what do you reckon", "hint"),
     _idiom("what do you think", "hint"),
     # French
+    _idiom("le plus proche de sortir", "fewest card", "go_out play"),
     _idiom("arrete de", "", "end_turn"),  # "arrête de regarder mes cartes": stop doing
     _idiom("arretez de", "", "end_turn"),
     _idiom("sert a rien", "", "end_turn"),  # "il me sert à rien": useless, not "nothing more"
@@ -109,6 +110,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("en penses quoi", "hint"),
     _idiom("qu en penses tu", "hint"),
     # Portuguese
+    _idiom("mais perto de bater", "fewest card", "go_out play"),
     _idiom("para de", "", "end_turn"),  # "para de olhar as minhas cartas"
     _idiom("pare de", "", "end_turn"),
     _idiom("^ da para", "can me"),  # "dá para fechar?": can I go out?
@@ -139,6 +141,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("tu achas", "hint"),
     _idiom("como e que eu to", "score me"),
     # Dutch
+    _idiom("dichtst bij uitgaan", "fewest card", "go_out play"),
+    _idiom("dichtst bij uit", "fewest card", "go_out play"),
     _idiom("stop met", "", "end_turn"),  # "stop met kijken"
     _idiom("hou op met", "", "end_turn"),
     _idiom("waar niks ligt", "empty", "end_turn where"),

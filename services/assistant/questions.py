@@ -492,6 +492,8 @@ _ME_NOW_STARTS = frozenset({"is", "am", "c", "sou", "e", "ben", "moi", "me", "mo
 
 def _holding(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     """ "Do I have the queen of spades?": yes or no, about the asker's own hand."""
+    if reading.about_another:
+        return None  # "Ben a encore eu un roi": his card, said of him
     terse = (  # a card by its rank, not "tem carta coringa?" (are there wilds?)
         len(_content(reading)) <= 3
         and _named_seat(reading, names) is None
@@ -803,8 +805,8 @@ def _score_suffix(state: State) -> str:
 
 def _rules(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     asking = reading.question or reading.any("mean", "when", "how")
-    if not asking:
-        return None
+    if not asking or reading.about_another:
+        return None  # "Ben a encore eu un roi pour son coin": news of Ben, no rule asked
     game = state.get("game") if state else None
     options: Mapping[str, Any] = (state.get("options") or {}) if state else {}
     topic = _crowns_topic(reading, options) if game == CROWNS else None

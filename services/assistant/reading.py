@@ -129,6 +129,7 @@ class Reading:
     question: bool
     negated: bool
     lead_word: str = ""  # the first word, past a word set apart by a comma ("zo, ben ik?")
+    about_another: bool = False  # said of another player, not asked: "Ben took the queen"
 
     def has(self, *concepts: str) -> bool:
         return all(concept in self.concepts for concept in concepts)
@@ -302,7 +303,10 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     ``names`` are the players' first names, normalised: never heard as a card or a pile
     ("les cartes de Zoé" is not south misheard)."""
     text = _INTERJECTION.sub("", text, count=1)
-    text = _without_refused_clauses(_corrected(text), speaker_of(lang))
+    text = _GAME_NAMES.sub(" ", text)  # "au roi dans le coin", "bij five crowns": no cards
+    corrected = _corrected(text)
+    text = _without_refused_clauses(corrected, speaker_of(lang))
+    refused_out = text != corrected and _refuses_going_out(corrected, speaker_of(lang))
     speaker = speaker_of(lang)
     words, upper = _unabbreviated(*tokens(text), speaker)
     # "bens total?", "Zoés kaarten": a name's possessive typed without its apostrophe
@@ -315,6 +319,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     per_word = [set(concepts_of(word, speaker)) for word in words]
     _modal_want(words, per_word)
     _first_as_adverb(words, per_word)
+    _por_as_preposition(words, per_word)
     added: set[str] = set()
     for start, end, (_, add, drop) in idiom_spans(words):
         added |= add
@@ -340,16 +345,22 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     stripped = text.strip()
     lead_at = _lead_at(stripped, words)
     lead = words[lead_at] if words else ""
-    question = (
+    asked = (
         stripped.endswith("?")
-        or _asks_at(words, lead_at, speaker, bool(_CLAUSE_BREAK.search(stripped)))
+        or (  # "Ben threw the nine": the name, not Dutch "ben (ik)?"
+            _asks_at(words, lead_at, speaker, bool(_CLAUSE_BREAK.search(stripped)))
+            and words[lead_at] not in names
+        )
         or _asks_after_opener(words[lead_at:])
         or _wonders(words, concepts)
-        or _about_another(stripped, words, names)
         or bool(_ASKING_ANYWHERE & set(words))
         or ("quoi" in words and not cards)  # "c'est quoi une suite", not "…à l'ouest, quoi"
         or ("how", "much") in itertools.pairwise(words)
     )  # "if I keep a wild, how much is that": a question, at its end
+    # Said of another player ("Zoé threw the queen again"): never the speaker's move, and
+    # no question either, unless asked as one.
+    about_another = not asked and _about_another(stripped, words, names)
+    question = asked or about_another
     worth = _WORTH.search(text) is not None
     if worth or _alternatives(words, per_word, speaker):
         # "vale a pena pegar a dama?", "je pioche ou je prends la dame": advice asked
@@ -378,6 +389,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
             phrase, add = span[2][0], span[2][1]
             if phrase[0] == "^" and phrase[-1] == "$":
                 concepts |= add
+    if refused_out:
+        concepts.add("not_going_out")  # "descarta o rei, mas não vou bater ainda"
     if "go_out" in concepts and cards:
         concepts.discard("end_turn")  # "done! out with the king", "klaar! ik ga uit met de heer"
     if "play" in concepts and {"everything", "all", "tout", "tudo", "alles"} & set(words):
@@ -398,9 +411,19 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         concepts.add("take")  # Portuguese "dá-me": give me (alone, "da" is "of the")
     if "pas" in words and ("ne" in words or "n" in words):
         concepts.discard("end_turn")  # French "ne ... pas": a negation, not Dutch "ik pas"
-    return Reading(tuple(words), frozenset(concepts), cards, piles, question, negated, lead)
+    return Reading(
+        tuple(words), frozenset(concepts), cards, piles, question, negated, lead, about_another
+    )
 
 
+# The games' names, in the four languages: their kings, corners, fives and crowns are
+# neither cards nor piles.
+_GAME_NAMES = re.compile(
+    r"\bkings\s+in\s+(?:the\s+)?corner\b|\bau(?:x)?\s+rois?\s+dans\s+(?:le|les)\s+coins?"
+    r"|\breis\s+nos?\s+cantos?|\bkoningen\s+in\s+de\s+hoek(?:en)?"
+    r"|\b(?:five\s+crowns|cinq\s+couronnes|cinco\s+coroas|vijf\s+kronen)\b",
+    re.IGNORECASE,
+)
 # "the six of clubs, no wait, the six of spades": what follows the correction stands.
 _WAIT = r"(?:wait|attends?|espera|pera[ií]?|wacht)"
 _CORRECTION = re.compile(
@@ -415,6 +438,7 @@ _CORRECTION = re.compile(
     # A hesitation before the "no", or a bare "no" between a word and the next card's
     # article: "the eight of clubs uh no the eight of spades", "de boer nee de vrouw".
     r"|\b(?:uh|um|erm|euh|eh|ehm|uhm|hum|ah|oh|oops|ops)\W+(?:no|non|n[aã]o|nee)\b"
+    r"|,\s*(?:oops|whoops|ops|oups|oeps)\s*,"  # "a dama de ouros, ops, a de espadas"
     # (not Portuguese "no", "in the": "no o este")
     r"|(?<=\w)\s+(?:no\s+(?=the\s)|non\s+(?=(?:le|la|l|de|du)\W)|n[aã]o\s+(?=(?:[oa]|de)\s)"
     r"|nee\s+(?=(?:de|het)\s))",
@@ -452,6 +476,16 @@ def _first_as_adverb(words: list[str], per_word: list[set[str]]) -> None:
     for index in range(1, len(words)):
         if words[index] in _FIRST and per_word[index - 1] & _ACTION_VERBS:
             per_word[index] -= {"lead", "score"}
+
+
+def _por_as_preposition(words: list[str], per_word: list[set[str]]) -> None:
+    """Portuguese "pôr" (to put) loses its accent to "por" (for, by): a verb only before
+    what is put ("pôr o rei no canto"), not in "por favor", "por ele"."""
+    for index, word in enumerate(words):
+        after = words[index + 1] if index + 1 < len(words) else ""
+        putting = after in ("o", "a", "os", "as", "este", "esse", "essa", "esta", "meu", "minha")
+        if word == "por" and not (putting or after in RANK_WORDS):
+            per_word[index].discard("play")
 
 
 def _only_wanting(words: list[str], per_word: list[set[str]]) -> bool:
@@ -519,8 +553,38 @@ def _without_refused_clauses(text: str, lang: str | None) -> str:
     refused = [bool(negations & set(normalize(part))) for part in parts]
     if all(refused) or not any(refused):
         return text
-    kept = ", ".join(part for part, out in zip(parts, refused, strict=True) if not out)
+    kept = ", ".join(
+        _the_one_of(part, parts[at - 1] if at and refused[at - 1] else "")
+        for at, (part, out) in enumerate(zip(parts, refused, strict=True))
+        if not out
+    )
     return kept + ("?" if text.rstrip().endswith("?") else "")  # still a question
+
+
+# "…, the one of clubs on east", "…, celui de trèfle", "…, o de paus no leste"
+_ONE_OF = re.compile(
+    r"^\s*(?:(?:the\s+)?one|o|a|le|la|celui|celle|die|de|het)\s+(?:of|de|van)\s+(\w+)(.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _the_one_of(part: str, refused: str) -> str:
+    """ "not the six of spades, the one of clubs": the refused card's rank, this suit."""
+    found = _ONE_OF.match(part)
+    if found is None or plain(found[1]) not in SUIT_WORDS:
+        return part
+    ranks = [word for word in normalize(refused) if word in RANK_WORDS]
+    return f"{ranks[-1]} of {found[1]}{found[2]}" if ranks else part
+
+
+def _refuses_going_out(text: str, lang: str | None) -> bool:
+    """A clause with a "not" speaks of going out ("…, but I'm not going out yet")."""
+    negations = _CLAUSE_NEGATIONS | ({"pas", "ne", "n"} if lang in (None, "fr") else set())
+    for part in _CLAUSE.split(text):
+        words = normalize(part)
+        if negations & set(words) and any("go_out" in concepts_of(w, lang) for w in words):
+            return True
+    return False
 
 
 # Not "ne" alone: Portuguese "né?" asks for agreement ("só reis nos cantos, né?").
@@ -648,7 +712,8 @@ def _about_another(text: str, words: list[str], names: frozenset[str]) -> bool:
     """A line opening with a player's name, not set apart by a comma, speaks of that
     player ("Zoé should play the seven", "Ben took the queen"), as does a name before
     "has" ("haha zoë heeft alle jokers"): never the speaker's move."""
-    if len(words) > 1 and words[0] in names and not _VOCATIVE.match(text):
+    start = 1 if words[:1] in (["o"], ["a"]) else 0  # "o Ben vai pegar…", "a Zoé tem…"
+    if len(words) > start + 1 and words[start] in names and not _VOCATIVE.match(text):
         return True
     return any(
         word in names and "have" in concepts_of(after) and after not in _ASKING_HAVE
@@ -754,6 +819,7 @@ def _unnegated(
     negations = negations | {_NOT}
     kept = []
     previous = -1  # where the card said before this one is
+    turned_down: CardSpec | None = None  # the last card refused
     for spec in cards:
         before = spec.at - 1
         while before >= 0 and (words[before] in ARTICLES or words[before] in COLOUR_WORDS):
@@ -784,7 +850,12 @@ def _unnegated(
             or _declined(words, after)
             or (before >= 0 and _less_wanted(words, before))
         )
-        if not refused:
+        if refused:
+            turned_down = spec
+        elif turned_down is not None and turned_down.rank and spec.rank is None and spec.suit:
+            # "pas le six de pique, celui de trèfle": the six, of clubs
+            kept.append(replace(spec, rank=turned_down.rank))
+        else:
             kept.append(spec)
     return tuple(kept)
 
@@ -1222,7 +1293,7 @@ def _empty_spot(words: list[str], index: int) -> PileSpec | None:
 # Another language's rank that is a common word in the speaker's: French "dois" (must),
 # "très" (very), Dutch "ten" ("ten eerste"): no card when that speaker says it.
 _NOT_RANKS: dict[str, frozenset[str]] = {
-    "fr": frozenset({"dois", "tres"}),
+    "fr": frozenset({"dois", "tres", "four"}),  # "le four sonne": the oven
     "nl": frozenset({"ten"}),
 }
 

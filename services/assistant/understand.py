@@ -162,7 +162,7 @@ def _by_rules(
     matches = _unique([action for action in legal if fits(action, reading, state)])
     if reading.question and not is_request(reading):
         return _legality(reading, matches)
-    if reading.negated or (matches and _noise(reading, matches)):
+    if reading.negated or (matches and (_noise(reading, matches) or _remark(reading, matches))):
         return Refusal("not_understood", {"text": text.strip()[:80]})
     if len(matches) == 1:
         return _go_out_check(matches[0], reading, legal)
@@ -215,6 +215,14 @@ def _noise(reading: Reading, matches: list[Action]) -> bool:
     return _mostly_unknown(reading)
 
 
+def _remark(reading: Reading, matches: list[Action]) -> bool:
+    """A card of the hand named with no verb among words the assistant does not know:
+    said about it, not thrown ("ce joker, je l'ai attendu toute la soirée")."""
+    if reading.concepts & VERBS or any(a["type"] not in ("discard", "go_out") for a in matches):
+        return False
+    return sum(_unknown_word(word) for word in reading.words) >= 2
+
+
 def _mostly_unknown(reading: Reading) -> bool:
     """As many words the assistant does not know as words it knows."""
     known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
@@ -237,6 +245,8 @@ def _unique(actions: list[Action]) -> list[Action]:
 
 def _legality(reading: Reading, matches: list[Action]) -> Understood:
     """ "Can I play the seven on north?": yes or no, and nothing is played."""
+    if reading.about_another:
+        return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if (
         not (reading.cards or reading.piles or reading.concepts & VERBS)
         or (not (reading.cards or reading.piles) and _mostly_unknown(reading))
@@ -284,6 +294,8 @@ def _only(reading: Reading) -> bool:
 
 def _refused_going_out(reading: Reading) -> bool:
     """A word of going out said, and gone from the line's concepts: negated."""
+    if reading.has("not_going_out"):
+        return True  # said in a clause of its own, with its "not"
     return "go_out" not in reading.concepts and any(
         "go_out" in concepts_of(word) for word in reading.words
     )

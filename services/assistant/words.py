@@ -277,7 +277,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "can": {
         "en": ("can", "could", "may", "allowed", "able", "legal"),
         "fr": ("peux", "puis", "peut", "pouvoir", "pourrais", "permis", "droit", "autorise"),
-        "pt": ("posso", "pode", "podes", "poder", "permitido", "vale"),
+        "pt": ("posso", "pode", "podes", "poder", "permitido", "vale", "consigo", "consegue"),
         "nl": ("kan", "kun", "mag", "mogen", "kunnen", "toegestaan"),
     },
     "should": {
@@ -387,7 +387,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("i", "me", "my", "mine", "im", "ive"),
         "fr": ("je", "j", "moi", "mes", "ma", "mon"),
         "pt": ("eu", "minhas", "minha", "meu", "meus", "mim", "tenho", "posso", "devo", "sou",
-               "estou"),
+               "estou", "consigo"),
         "nl": ("ik", "mijn", "me", "mij"),
     },
     "you": {"en": ("you", "your"), "fr": ("tu", "toi", "vous"), "pt": ("voce", "tu"),

@@ -16,6 +16,7 @@ from services.assistant import similar
 from services.assistant.outcomes import Act, Answer, Refusal
 from services.assistant.reading import read
 from services.assistant.respond import respond
+from services.assistant.sentences import sentences
 from services.assistant.similar import Exemplar, Model, kind_of, load_exemplars
 from services.assistant.understand import _by_rules, understand
 
@@ -155,10 +156,13 @@ def test_likeness_never_makes_an_action_the_rules_did_not(
     text = " ".join(words) + ("?" if asked else "")
     state = seat_view(position)["state"]
     got = understand(text, state, NAMES, lang)
-    reading = read(text, lang, FIRST_NAMES)
     if isinstance(got, Act):
         # The rules' action, read in the phone's language or (a whole action said in
-        # another one, "acaba" on an English phone) in every language's words.
-        anywhere = read(text, None, FIRST_NAMES)
-        by_rules = [_by_rules(text, r, state, NAMES) for r in (reading, anywhere)]
+        # another one, "acaba" on an English phone) in every language's words, of the
+        # whole line or of one of its sentences (the others being talk: "scored? sors").
+        by_rules = [
+            _by_rules(part, r, state, NAMES)
+            for part in {text, *sentences(text)}
+            for r in (read(part, lang, FIRST_NAMES), read(part, None, FIRST_NAMES))
+        ]
         assert got in by_rules
