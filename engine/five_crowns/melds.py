@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from engine.cards import Card
+from engine.five_crowns.compiled import core
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, hand_order, is_wild
 from engine.five_crowns.layout import (
     MIN_MELD,
@@ -392,6 +393,8 @@ def can_go_out_discarding(hand: Sequence[Card], wild_rank: int) -> list[Card]:
 def clear_cache() -> None:
     """Forget every memoised result (benchmarks use it to time cold solves)."""
     _memo.clear()
+    if core is not None:
+        core.clear()
     _penalties.clear()
     _discards.clear()
     _arrangements.clear()
