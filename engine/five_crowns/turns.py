@@ -24,7 +24,7 @@ from engine.five_crowns.melds import (
 )
 from engine.five_crowns.model import Hand, Phase
 from engine.five_crowns.rounds import end_round, reshuffle, seats_in_order
-from engine.five_crowns.swaps import solver_for
+from engine.five_crowns.solvers import solver_for
 from engine.game import Event
 
 if TYPE_CHECKING:

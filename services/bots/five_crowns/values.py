@@ -2,8 +2,9 @@
 and its expectation over the cards a draw from the stock could bring.
 
 The many near-identical hands of one draw choice (the hand plus each possible card,
-less each possible discard) go through ``engine.five_crowns.swaps.SwapSolver``, which
-solves the hand once and re-solves only what a drawn or thrown card touches.
+less each possible discard) go through one solver of the hand
+(``engine.five_crowns.solvers``: compiled, or ``swaps.SwapSolver``, which re-solves only
+what a drawn or thrown card touches).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from engine.cards import JOKER, Card
+from engine.five_crowns.compiled import core
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.meld_search import _SUIT_INDEX
 from engine.five_crowns.melds import penalties_after_discards
-from engine.five_crowns.swaps import SwapSolver, _floor, solver_for
+from engine.five_crowns.solvers import new_solver, solver_for
+from engine.five_crowns.swaps import _floor
 
 _RUN_REACH = 4  # a run's naturals span at most 5 ranks (engine.five_crowns.melds)
 _BOOK_OTHERS = 4  # and a book holds at most 5 naturals
@@ -30,12 +33,12 @@ def after_discard(
 ) -> int:
     """The lowest penalty left once one card of ``hand`` (not ``banned``) is thrown;
     with ``bound`` (a penalty known to be reachable) at most ``bound``."""
-    return SwapSolver(hand, wild_rank).after_discard(banned, bound)
+    return new_solver(hand, wild_rank).after_discard(banned, bound)
 
 
 def after_taking(hand: Sequence[Card], wild_rank: int, card: Card, banned: Card | None) -> int:
     """The lowest penalty after taking ``card`` and throwing one card other than ``banned``."""
-    return SwapSolver(hand, wild_rank).after_swap(card, banned)
+    return new_solver(hand, wild_rank).after_swap(card, banned)
 
 
 def can_go_out(hand: Sequence[Card], wild_rank: int) -> bool:
@@ -245,6 +248,8 @@ class DrawPricer:
         """
         if self.keep <= taking:
             return True
+        if core is not None:  # the compiled solver bounds and solves the same way, in C
+            return self.solver.draw_at_most(unseen, taking)
         target = taking * sum(unseen.values())
         low = high = 0
         pending: dict[Card | int, list[Any]] = {}  # by kind (see ``kind``)
