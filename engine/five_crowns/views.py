@@ -110,17 +110,20 @@ def view_for(state: FiveCrownsState, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def private_view(state: FiveCrownsState, seat: int) -> dict[str, Any]:
-    """What only ``seat`` sees: its hand, its legal actions and a hint."""
+def private_view(state: FiveCrownsState, seat: int, *, hint: bool = True) -> dict[str, Any]:
+    """What only ``seat`` sees: its hand, its legal actions and a hint (``hint=False``:
+    no ``hint`` key, for a reader that does not use it)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
         raise IllegalActionError("bad_seat", seat=seat)
-    playing = state.phase in (Phase.DRAW, Phase.DISCARD) and seat in state.players
-    return {
+    view = {
         "seat": seat,
         "hand": list(_texts(state.hands[seat])),
         "legal_actions": [action.to_wire() for action in legal_actions(state, seat)],
-        "hint": _hint(state, seat) if playing else None,
     }
+    if hint:
+        playing = state.phase in (Phase.DRAW, Phase.DISCARD) and seat in state.players
+        view["hint"] = _hint(state, seat) if playing else None
+    return view
 
 
 @lru_cache(maxsize=1024)
