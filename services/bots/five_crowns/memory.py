@@ -60,14 +60,6 @@ class RoundMemory:
         if (self.pile[-1] if self.pile else None) != top:
             self.pile = [top] if top is not None else []
 
-    def known_elsewhere(self, seat: int) -> Counter[Card]:
-        """Cards this seat knows are not in the stock: the pile and others' taken cards."""
-        known: Counter[Card] = Counter(self.pile)
-        for other, cards in self.held.items():
-            if other != seat:
-                known.update(+cards)
-        return known
-
     def unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
         """The cards this seat has not seen: where the next stock card comes from."""
         packs = int((view.get("options") or {}).get("packs", 1))
@@ -75,8 +67,16 @@ class RoundMemory:
         for text in view.get("hand", ()):
             card = parse_card(text)
             remaining[card] = remaining.get(card, 0) - 1
-        for card, copies in self.known_elsewhere(int(view["seat"])).items():
-            remaining[card] = remaining.get(card, 0) - copies
+        # Cards known not to be in the stock: the pile, and what others took from it
+        # and still hold (counted off one by one: every draw choice asks this).
+        for card in self.pile:
+            remaining[card] = remaining.get(card, 0) - 1
+        seat = int(view["seat"])
+        for other, cards in self.held.items():
+            if other != seat:
+                for card, copies in cards.items():
+                    if copies > 0:
+                        remaining[card] = remaining.get(card, 0) - copies
         return Counter({card: copies for card, copies in remaining.items() if copies > 0})
 
 

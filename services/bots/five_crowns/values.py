@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cached_property
 from typing import Any
 
 from engine.cards import JOKER, Card
@@ -112,16 +113,9 @@ class DrawPricer:
         self.solver = solver_for(hand, wild_rank)  # shared with the seat's hint
         self.wild_rank = wild_rank
         self.keep = self.solver.keep
-        self.swap = self.solver.after_discard() if hand else self.keep
-        self.naturals = [card for card in hand if not is_wild(card, wild_rank)]
         # What the wilds may add to a hand's penalty: only when it melds nothing at all,
         # which three wilds always do.
         self.wild_penalty = self.solver.wild_penalty if self.solver.wilds < MIN_MELD else 0
-        self.same_rank: dict[int, int] = {}  # naturals held per rank
-        self.suit_ranks: dict[str, int] = {}  # per suit, a bit for each rank held
-        for natural in self.naturals:
-            self.same_rank[natural.rank] = self.same_rank.get(natural.rank, 0) + 1
-            self.suit_ranks[natural.suit] = self.suit_ranks.get(natural.suit, 0) | 1 << natural.rank
         # Answers kept per card: a pricer is shared by every decision about one hand.
         self._values: dict[Card, int] = {}
         self._floors: dict[Card, int] = {}
@@ -129,6 +123,30 @@ class DrawPricer:
         self._kind_of: dict[Card, tuple[int, bool, Card | int]] = {}
         self._near: set[int] | None = None  # the solver's reach sets, once
         self._suit_near: set[int] = set()
+
+    # Made when first asked: the compiled solver prices a whole draw without them.
+    @cached_property
+    def swap(self) -> int:
+        """The lowest penalty after throwing one card of the hand."""
+        return self.solver.after_discard() if self.solver.hand else self.keep
+
+    @cached_property
+    def same_rank(self) -> dict[int, int]:
+        """Naturals held per rank."""
+        counts: dict[int, int] = {}
+        for card in self.solver.hand:
+            if not is_wild(card, self.wild_rank):
+                counts[card.rank] = counts.get(card.rank, 0) + 1
+        return counts
+
+    @cached_property
+    def suit_ranks(self) -> dict[str, int]:
+        """Per suit, a bit for each rank of a natural held."""
+        ranks: dict[str, int] = {}
+        for card in self.solver.hand:
+            if not is_wild(card, self.wild_rank):
+                ranks[card.suit] = ranks.get(card.suit, 0) | 1 << card.rank
+        return ranks
 
     def ceiling(self, card: Card) -> int:
         return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
