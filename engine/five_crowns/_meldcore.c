@@ -39,6 +39,7 @@
 #define SMALL 64 /* budgets and hands up to this size use stack buffers */
 #define MAX_OPTIONS 192
 #define UNBOUNDED INT32_MAX
+#define FAILED INT32_MIN /* an answer's error (a Python exception is set) */
 
 static const char SUIT_LETTERS[SUITS] = {'H', 'D', 'C', 'S', 'T'};
 /* Bit 0 of every field of a suit word: one bit per occupied rank after folding. */
@@ -623,23 +624,26 @@ static int find_distinct(const Solver *self, int code) {
     return -1;
 }
 
-static int Solver_init(Solver *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"hand", "wild_rank", NULL};
-    PyObject *given;
-    int wild_rank;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oi", keywords, &given, &wild_rank)) {
-        return -1;
-    }
-    PyObject *hand = PySequence_List(given);
-    if (hand == NULL) return -1;
-    Py_XSETREF(self->hand, hand);
-    self->wild_rank = wild_rank;
+/* Back to a solver of no cards (before a hand is read, and if reading it fails). */
+static void forget_hand(Solver *self) {
+    Py_CLEAR(self->hand);
+    Py_CLEAR(self->near);
+    Py_CLEAR(self->suit_near);
+    memset(&self->counts, 0, sizeof(Counts));
+    self->distinct = 0;
+    self->keep = 0;
+    self->apart_known = 0;
+    self->swap = -1;
+    for (int code = 0; code < VALUES; code++) self->values[code] = -1;
+}
+
+static int read_hand(Solver *self, PyObject *hand) {
     Py_ssize_t size = PyList_GET_SIZE(hand);
     PyMem_Free(self->infos);
     PyMem_Free(self->cards);
     PyMem_Free(self->less);
     PyMem_Free(self->tried);
-    Py_ssize_t room = size ? size : 1;
+    size_t room = size ? (size_t)size : 1;
     self->infos = PyMem_Malloc(room * sizeof(CardInfo));
     self->cards = PyMem_Malloc(room * sizeof(PyObject *));
     self->less = PyMem_Malloc(room * sizeof(int));
@@ -648,12 +652,10 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwargs) {
         PyErr_NoMemory();
         return -1;
     }
-    memset(&self->counts, 0, sizeof(Counts));
-    self->distinct = 0;
     for (Py_ssize_t i = 0; i < size; i++) {
         CardInfo info;
         PyObject *card = PyList_GET_ITEM(hand, i);
-        if (read_card(card, wild_rank, &info) < 0) return -1;
+        if (read_card(card, self->wild_rank, &info) < 0) return -1;
         count_in(&self->counts, &info, 1);
         if (find_distinct(self, info.code) < 0) {
             self->infos[self->distinct] = info;
@@ -676,12 +678,25 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwargs) {
         self->tried[j + 1] = moving;
     }
     self->keep = counts_penalty(&self->counts);
-    if (self->keep < 0) return -1;
-    self->apart_known = 0;
-    self->swap = -1;
-    for (int code = 0; code < VALUES; code++) self->values[code] = -1;
-    Py_CLEAR(self->near);
-    Py_CLEAR(self->suit_near);
+    return self->keep < 0 ? -1 : 0;
+}
+
+static int Solver_init(Solver *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"hand", "wild_rank", NULL};
+    PyObject *given;
+    int wild_rank;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oi", keywords, &given, &wild_rank)) {
+        return -1;
+    }
+    PyObject *hand = PySequence_List(given);
+    if (hand == NULL) return -1;
+    forget_hand(self);
+    self->hand = hand; /* the cards' references: ``cards`` borrows from it */
+    self->wild_rank = wild_rank;
+    if (read_hand(self, hand) < 0) {
+        forget_hand(self);
+        return -1;
+    }
     return 0;
 }
 
@@ -725,7 +740,7 @@ static int optional_bound(PyObject *bound, int *value) {
     }
     long read = PyLong_AsLong(bound);
     if (read == -1 && PyErr_Occurred()) return -1;
-    *value = read > UNBOUNDED ? UNBOUNDED : (read < INT32_MIN ? INT32_MIN : (int)read);
+    *value = read > UNBOUNDED ? UNBOUNDED : (read <= FAILED ? FAILED + 1 : (int)read);
     return 0;
 }
 
@@ -747,7 +762,7 @@ static PyObject *Solver_penalty_less(Solver *self, PyObject *card) {
 }
 
 /* after_discard's answer: the lowest penalty of hand less one card other than
- * ``banned`` (NULL: none), at most ``best``. UNBOUNDED: no card; -1: error. */
+ * ``banned`` (NULL: none), at most ``best``. UNBOUNDED: no card; FAILED: error. */
 static int discard_answer(Solver *self, const CardInfo *banned, int best) {
     int choices = 0;
     for (Py_ssize_t t = 0; t < self->distinct; t++) {
@@ -759,7 +774,7 @@ static int discard_answer(Solver *self, const CardInfo *banned, int best) {
             continue; /* it cannot beat the best found */
         }
         int penalty = penalty_less_index(self, index);
-        if (penalty < 0) return -1;
+        if (penalty < 0) return FAILED;
         if (penalty < best) {
             best = penalty;
             if (!best) break;
@@ -767,14 +782,14 @@ static int discard_answer(Solver *self, const CardInfo *banned, int best) {
     }
     if (!choices && self->distinct) { /* every card is the banned one: it must go */
         int penalty = penalty_less_index(self, 0);
-        if (penalty < 0) return -1;
+        if (penalty < 0) return FAILED;
         if (penalty < best) best = penalty;
     }
     return best;
 }
 
 /* after_swap's answer for drawn ``card``: the lowest penalty of hand + card less one
- * card other than ``banned`` (NULL: none), at most ``best``. -1: error. */
+ * card other than ``banned`` (NULL: none), at most ``best``. FAILED: error. */
 static int swap_answer(Solver *self, const CardInfo *card, const CardInfo *banned, int best) {
     Counts drawn = self->counts;
     count_in(&drawn, card, 1);
@@ -787,7 +802,7 @@ static int swap_answer(Solver *self, const CardInfo *card, const CardInfo *banne
         if (t >= 0 && info->code == card->code) continue;
         choices++;
         if (best != UNBOUNDED) {
-            if (whole < 0 && (whole = counts_penalty(&drawn)) < 0) return -1;
+            if (whole < 0 && (whole = counts_penalty(&drawn)) < 0) return FAILED;
             if (floor_less(info, whole, drawn.cost) >= best) continue;
         }
         int penalty;
@@ -796,7 +811,7 @@ static int swap_answer(Solver *self, const CardInfo *card, const CardInfo *banne
         } else {
             Counts less = drawn;
             count_in(&less, info, -1);
-            if ((penalty = counts_penalty(&less)) < 0) return -1;
+            if ((penalty = counts_penalty(&less)) < 0) return FAILED;
         }
         if (penalty < best) {
             best = penalty;
@@ -851,7 +866,7 @@ static PyObject *Solver_after_discard(Solver *self, PyObject *args, PyObject *kw
     int bound;
     if (has_banned < 0 || optional_bound(bound_value, &bound) < 0) return NULL;
     int best = discard_answer(self, has_banned ? &banned : NULL, bound);
-    return best < 0 ? NULL : answer(best);
+    return best == FAILED ? NULL : answer(best);
 }
 
 static PyObject *Solver_after_swap(Solver *self, PyObject *args, PyObject *kwargs) {
@@ -867,7 +882,7 @@ static PyObject *Solver_after_swap(Solver *self, PyObject *args, PyObject *kwarg
     int bound;
     if (has_banned < 0 || optional_bound(bound_value, &bound) < 0) return NULL;
     int best = swap_answer(self, &drawn, has_banned ? &banned : NULL, bound);
-    return best < 0 ? NULL : answer(best);
+    return best == FAILED ? NULL : answer(best);
 }
 
 static PyObject *Solver_after_swap_apart(Solver *self, PyObject *Py_UNUSED(ignored)) {
@@ -1070,7 +1085,7 @@ static int kind_order(const void *a, const void *b) { /* the widest bounds first
 static PyObject *stock_answer(Solver *self, PyObject *unseen, long taking) {
     if (self->swap < 0) {
         int swap = self->distinct ? discard_answer(self, NULL, UNBOUNDED) : self->keep;
-        if (swap < 0) return NULL;
+        if (swap == FAILED) return NULL;
         self->swap = swap;
     }
     int apart;
@@ -1144,7 +1159,7 @@ static PyObject *stock_answer(Solver *self, PyObject *unseen, long taking) {
         int value = self->values[kind->code];
         if (value < 0) {
             value = swap_answer(self, &kind->card, NULL, kind->ceiling);
-            if (value < 0) return NULL;
+            if (value == FAILED) return NULL;
             self->values[kind->code] = value;
         }
         low += kind->copies * (value - kind->floor);
@@ -1170,6 +1185,7 @@ static PyObject *Solver_draw_at_most(Solver *self, PyObject *args) {
 }
 
 static PyObject *Solver_get_hand(Solver *self, void *Py_UNUSED(closure)) {
+    if (self->hand == NULL) return PyList_New(0); /* made without __init__: no cards */
     return Py_NewRef(self->hand);
 }
 

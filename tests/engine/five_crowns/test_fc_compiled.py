@@ -65,7 +65,7 @@ def test_the_compiled_solver_answers_as_the_python_one(
     drawn = data.draw(st.lists(st.sampled_from(stock), min_size=1, max_size=6, unique=True))
     choices = data.draw(st.lists(st.sampled_from(hand), min_size=1, unique=True))
     banned = [data.draw(st.sampled_from([None, *hand])) for _ in drawn]
-    bounds = [data.draw(st.none() | st.integers(0, 90)) for _ in drawn]
+    bounds = [data.draw(st.none() | st.integers(-3, 90)) for _ in drawn]
     with pure_python():
         naturals, wilds = _split(hand, wild_rank)
         for group in _components(naturals, len(wilds)):
@@ -127,6 +127,10 @@ def test_the_compiled_solver_refuses_what_is_not_a_card() -> None:
         solver.penalty_less(Card(9, "S"))  # not in the hand
     with pytest.raises(ValueError):
         solver.best_discard([])
+    with pytest.raises(TypeError):
+        solver.__init__([Card(4, "H"), "4H"], 7)  # type: ignore[misc, list-item]
+    assert (solver.hand, solver.keep) == ([], 0)  # a failed read leaves no cards
+    assert core.Solver.__new__(core.Solver).hand == []
 
 
 def test_the_compiled_solver_is_built_where_a_compiler_is() -> None:
