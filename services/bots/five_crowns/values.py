@@ -64,16 +64,6 @@ def canonical(card: Card, wild_rank: int) -> Card:
     return card
 
 
-def _rank_sum(ranks: int) -> int:
-    """The sum of the ranks whose bits are set."""
-    total = 0
-    while ranks:
-        low = ranks & -ranks
-        total += low.bit_length() - 1
-        ranks -= low
-    return total
-
-
 def _run_windows(rank: int) -> tuple[tuple[int, int], ...]:
     """The runs a natural of ``rank`` may join, as (mask of the other ranks it spans,
     how many of those ranks the run needs): 3 to 5 ranks, within the deck's ranks."""
@@ -89,8 +79,19 @@ def _run_windows(rank: int) -> tuple[tuple[int, int], ...]:
 
 _WINDOWS = {rank: _run_windows(rank) for rank in RANKS}
 _HIGHEST_BIT = RANKS[-1] + 1
-# A table of ``_rank_sum`` over every set of ranks (a few thousand small ints).
-_RANK_SUMS = tuple(_rank_sum(ranks) for ranks in range(1 << _HIGHEST_BIT))
+
+
+def _rank_sums() -> tuple[int, ...]:
+    """For every set of ranks (a bit each), the sum of its ranks: each set is a smaller
+    one (less its lowest rank) plus that rank."""
+    sums = [0] * (1 << _HIGHEST_BIT)
+    for ranks in range(1, len(sums)):
+        low = ranks & -ranks
+        sums[ranks] = sums[ranks ^ low] + low.bit_length() - 1
+    return tuple(sums)
+
+
+_RANK_SUMS = _rank_sums()  # a few thousand small ints
 
 
 def _kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
