@@ -58,5 +58,12 @@ def hand_order(card: Card) -> tuple[int, int]:
     return (_SUIT_ORDER.get(card.suit, len(SUITS)), card.rank)
 
 
+_ORDER = {card: hand_order(card) for card in full_deck()}
+
+
 def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=hand_order))
+    listed = list(cards)
+    try:  # looked up: every draw sorts a hand
+        return tuple(sorted(listed, key=_ORDER.__getitem__))
+    except KeyError:  # not a Five Crowns card (a position being checked)
+        return tuple(sorted(listed, key=hand_order))

@@ -80,23 +80,21 @@ class _RoundPart:
     last_round_view: dict[str, Any] | None  # likewise
     options: dict[str, Any]
 
-    def made_from(self, state: FiveCrownsState) -> bool:
-        return (
-            self.history is state.history
-            and self.variant is state.variant
-            and self.last_round is state.last_round
-            and self.round == state.round
-            and self.seats == len(state.hands)
-        )
-
 
 # The parts of the last few rounds seen (a service keeps several tables going).
 _round_parts: deque[_RoundPart] = deque(maxlen=8)
 
 
 def _round_part(state: FiveCrownsState) -> _RoundPart:
+    history, variant, last = state.history, state.variant, state.last_round
     for part in reversed(_round_parts):  # the latest first
-        if part.made_from(state):
+        if (
+            part.history is history
+            and part.variant is variant
+            and part.last_round is last
+            and part.round == state.round
+            and part.seats == len(state.hands)
+        ):
             return part
     part = _RoundPart(
         state.history,

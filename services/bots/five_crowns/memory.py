@@ -24,7 +24,9 @@ class RoundMemory:
         self.pile: list[Card] = []  # the discard pile as far as known, top last
         self.held: dict[int, Counter[Card]] = {}  # cards seats took from the pile, still held
         self.thrown: dict[int, list[Card]] = {}  # cards each seat threw this round
-        self.last: Mapping[str, Any] | None = None
+        # Of the view before: the pile's size and whose turn it was (None: no view yet).
+        self.last_count: int | None = None
+        self.last_seat: Any = None
 
     def observe(self, view: Mapping[str, Any]) -> None:
         key = (view.get("round"), view.get("dealer"), view.get("first_round"))
@@ -33,15 +35,13 @@ class RoundMemory:
         if key != self.round_key:
             self.round_key, self.held, self.thrown = key, {}, {}
             self.pile = [top] if top is not None else []
-        elif self.last is not None:
-            self._follow(self.last, view, top, count)
-        self.last = view
+        elif self.last_count is not None:
+            self._follow(self.last_count, self.last_seat, view, top, count)
+        self.last_count, self.last_seat = count, view.get("current_seat")
 
     def _follow(
-        self, before: Mapping[str, Any], view: Mapping[str, Any], top: Card | None, count: int
+        self, previous: int, actor: Any, view: Mapping[str, Any], top: Card | None, count: int
     ) -> None:
-        previous = int(before.get("discard_count") or 0)
-        actor = before.get("current_seat")
         if count == previous + 1 and top is not None and isinstance(actor, int):
             self.pile.append(top)
             self.thrown.setdefault(actor, []).append(top)
