@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
 from engine.errors import IllegalActionError
+from engine.five_crowns import turns
 from engine.five_crowns.deck import card_text
 from engine.five_crowns.melds import best_arrangement
 from engine.five_crowns.model import TIEBREAK_ROUND, LastRound, Phase, cards_dealt
 from engine.five_crowns.rounds import game_outcome, seats_in_order
-from engine.five_crowns.turns import hint, legal_actions
 from engine.five_crowns.variants import Variant
 
 if TYPE_CHECKING:
@@ -173,7 +173,7 @@ def private_view(state: FiveCrownsState, seat: int, *, hint: bool = True) -> dic
     view = {
         "seat": seat,
         "hand": list(_texts(state.hands[seat])),
-        "legal_actions": [action.to_wire() for action in legal_actions(state, seat)],
+        "legal_actions": [action.to_wire() for action in turns.legal_actions(state, seat)],
     }
     if hint:
         playing = state.phase in (Phase.DRAW, Phase.DISCARD) and seat in state.players
@@ -202,5 +202,5 @@ def _hint(state: FiveCrownsState, seat: int) -> dict[str, Any]:
     if found is None:
         if len(_HINTS) >= _HINTS_LIMIT:
             _HINTS.clear()
-        found = _HINTS[key] = hint(state, seat)
+        found = _HINTS[key] = turns.hint(state, seat)
     return dict(found)
