@@ -1252,6 +1252,363 @@ static PyTypeObject SolverType = {
     .tp_getset = Solver_getset,
 };
 
+/* ------------------------------------------------------------------ arrangements */
+
+/* Which naturals meld together for the lowest penalty (melds._plan_search): the order
+ * of the moves decides which of equally good melds is laid out, so this section follows
+ * meld_search._moves and _trace, and melds._components and _share_wilds, exactly. */
+
+static PyObject *RUN_KIND, *BOOK_KIND; /* "run", "book" */
+
+typedef struct {
+    Nat taken; /* the naturals the meld takes */
+    Nat rest;
+    int kind;  /* 'r', 'b', or 0: the card is left over */
+    int need;
+    int gained;
+    int removed;
+    int left;
+} Move;
+
+/* meld_search._moves: the same moves in the same order (the runs by need, then the
+ * books in the order their counts are chosen, all sorted stably by need and value;
+ * the leftover card last). */
+static int moves_of(const Nat *hand, int count, int cap, Move *moves) {
+    uint64_t folded = 0;
+    for (int suit = 0; suit < SUITS; suit++) folded |= hand->s[suit];
+    uint64_t spread = (folded | folded >> 1 | folded >> 2) & LOW_BITS;
+    int rank_index = __builtin_ctzll(spread) / BITS;
+    int suit = 0;
+    while (!field(hand, suit, rank_index)) suit++;
+    Nat lowest = {{0}};
+    lowest.s[suit] = unit(rank_index);
+    Nat rest = *hand;
+    rest.s[suit] -= unit(rank_index);
+    int value = rank_index + LOWEST_RANK;
+    int n = 0;
+    if (cap >= 2) {
+        moves[n++] = (Move){lowest, rest, 'b', 2, value, value, count - 1};
+    }
+    int reach = RANKS - 1 - rank_index < RUN_REACH ? RANKS - 1 - rank_index : RUN_REACH;
+    unsigned present = 0;
+    for (int step = 1; step <= reach; step++) {
+        if (field(&rest, suit, rank_index + step)) present |= 1u << (step - 1);
+    }
+    int runs_from = n;
+    for (unsigned chosen = 1; chosen < (1u << reach); chosen++) {
+        if (chosen & ~present) continue;
+        int others = __builtin_popcount(chosen);
+        int top = 32 - __builtin_clz(chosen);
+        int need = (top + 1 > MIN_MELD ? top + 1 : MIN_MELD) - others - 1;
+        if (need > cap) continue;
+        Move move = {lowest, rest, 'r', need, value, 0, count - 1 - others};
+        for (int step = 1; step <= reach; step++) {
+            if (chosen >> (step - 1) & 1) {
+                move.taken.s[suit] += unit(rank_index + step);
+                move.rest.s[suit] -= unit(rank_index + step);
+                move.gained += rank_index + step + LOWEST_RANK;
+            }
+        }
+        move.removed = move.gained;
+        /* Stably by need (meld_search._run_table sorts its patterns so). */
+        int at = n++;
+        while (at > runs_from && moves[at - 1].need > need) {
+            moves[at] = moves[at - 1];
+            at--;
+        }
+        moves[at] = move;
+    }
+    /* Books: counts chosen slot by slot (this one's twins, then the later suits), each
+     * slot's count the faster-changing; book-only cards last, as how many of them. */
+    int book_reach = cap + 1 < RUN_REACH ? cap + 1 : RUN_REACH;
+    int combos_a[MAX_OPTIONS][SUITS + 1], combos_b[MAX_OPTIONS][SUITS + 1];
+    int (*combos)[SUITS + 1] = combos_a, (*next)[SUITS + 1] = combos_b;
+    int combo_count = 1;
+    memset(combos[0], 0, sizeof(combos[0])); /* [SUITS]: the size */
+    int only_suits[8 * SUITS];
+    int only = 0;
+    for (int other = suit; other < SUITS; other++) {
+        int available = (int)field(&rest, other, rank_index);
+        if (!available) continue;
+        int low = rank_index - book_reach < 0 ? 0 : rank_index - book_reach;
+        int high = rank_index + book_reach > RANKS - 1 ? RANKS - 1 : rank_index + book_reach;
+        int near = 0;
+        for (int r = low; r <= high && !near; r++) {
+            if (r != rank_index && field(&rest, other, r)) near = 1;
+        }
+        if (!near) {
+            for (int copy = 0; copy < available; copy++) only_suits[only++] = other;
+            continue;
+        }
+        int made = 0;
+        for (int c = 0; c < combo_count; c++) {
+            int room = BOOK_OTHERS - combos[c][SUITS];
+            int most = available < room ? available : room;
+            for (int taken = 0; taken <= most && made < MAX_OPTIONS; taken++) {
+                memcpy(next[made], combos[c], sizeof(next[made]));
+                next[made][other] += taken;
+                next[made][SUITS] += taken;
+                made++;
+            }
+        }
+        int (*swap)[SUITS + 1] = combos;
+        combos = next;
+        next = swap;
+        combo_count = made;
+    }
+    if (only) {
+        int made = 0;
+        for (int c = 0; c < combo_count; c++) {
+            int room = BOOK_OTHERS - combos[c][SUITS];
+            int most = only < room ? only : room;
+            for (int taken = 0; taken <= most && made < MAX_OPTIONS; taken++) {
+                memcpy(next[made], combos[c], sizeof(next[made]));
+                for (int i = 0; i < taken; i++) next[made][only_suits[i]] += 1;
+                next[made][SUITS] += taken;
+                made++;
+            }
+        }
+        combos = next;
+        combo_count = made;
+    }
+    for (int c = 0; c < combo_count && n < MAX_OPTIONS - 1; c++) {
+        int size = combos[c][SUITS];
+        int need = size >= MIN_MELD - 1 ? 0 : MIN_MELD - 1 - size;
+        if (!size || need > cap) continue;
+        Move move = {lowest, rest, 'b', need, value * (size + 1), value * (size + 1),
+                     count - 1 - size};
+        for (int other = 0; other < SUITS; other++) {
+            uint64_t taken = (uint64_t)combos[c][other] * unit(rank_index);
+            move.taken.s[other] += taken;
+            move.rest.s[other] -= taken;
+        }
+        moves[n++] = move;
+    }
+    for (int i = 1; i < n; i++) { /* stably: the cheapest, then the richest */
+        Move moving = moves[i];
+        int j = i - 1;
+        while (j >= 0 && (moves[j].need > moving.need ||
+                          (moves[j].need == moving.need && moves[j].gained < moving.gained))) {
+            moves[j + 1] = moves[j];
+            j--;
+        }
+        moves[j + 1] = moving;
+    }
+    moves[n++] = (Move){{{0}}, rest, 0, 0, 0, value, count - 1};
+    return n;
+}
+
+/* The multiset as meld_search writes it: one integer, 3 bits per slot. */
+static PyObject *multiset_int(const Nat *n) {
+    uint64_t words[3] = {0, 0, 0};
+    for (int suit = 0; suit < SUITS; suit++) {
+        int low = suit * RANKS * BITS;
+        words[low / 64] |= n->s[suit] << (low % 64);
+        if (low % 64 + RANKS * BITS > 64) words[low / 64 + 1] |= n->s[suit] >> (64 - low % 64);
+    }
+    PyObject *result = PyLong_FromUnsignedLongLong(words[2]);
+    for (int i = 1; i >= 0 && result != NULL; i--) {
+        PyObject *shift = PyLong_FromLong(64), *word = PyLong_FromUnsignedLongLong(words[i]);
+        PyObject *shifted = shift && word ? PyNumber_Lshift(result, shift) : NULL;
+        Py_DECREF(result);
+        result = shifted ? PyNumber_Or(shifted, word) : NULL;
+        Py_XDECREF(shift);
+        Py_XDECREF(word);
+        Py_XDECREF(shifted);
+    }
+    return result;
+}
+
+/* The best value of ``hand`` melded with ``budget`` wilds (the component search's). */
+static int best_at(const Nat *hand, int count, int total, int wilds, int budget, int *out) {
+    int cap = 2 * count < wilds ? 2 * count : wilds;
+    int32_t small[SMALL + 1];
+    int32_t *vector = cap <= SMALL ? small : PyMem_RawMalloc(((size_t)cap + 1) * 4);
+    if (vector == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int status = solve(hand, count, total, cap, vector);
+    if (status == 0) *out = vector[budget < cap ? budget : cap];
+    if (vector != small) PyMem_RawFree(vector);
+    return status;
+}
+
+/* meld_search._trace: append (kind, naturals' multiset) for each meld reaching the best
+ * value of ``hand`` with ``budget`` of ``wilds`` wilds. */
+static int trace(Nat hand, int count, int total, int wilds, int budget, PyObject *melds) {
+    Move *moves = PyMem_RawMalloc(MAX_OPTIONS * sizeof(Move));
+    if (moves == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int status = 0;
+    while (count && status == 0) {
+        int target;
+        if ((status = best_at(&hand, count, total, wilds, budget, &target)) < 0) break;
+        int n = moves_of(&hand, count, budget, moves);
+        int found = 0;
+        for (int i = 0; i < n && !found; i++) {
+            const Move *move = &moves[i];
+            int sub_budget = budget - move->need;
+            if (sub_budget > wilds) sub_budget = wilds;
+            if (sub_budget > 2 * move->left) sub_budget = 2 * move->left;
+            int sub_total = total - move->removed, sub_value = 0;
+            if (move->left &&
+                best_at(&move->rest, move->left, sub_total, wilds, sub_budget, &sub_value) < 0) {
+                status = -1;
+                break;
+            }
+            if (move->gained + sub_value != target) continue;
+            found = 1;
+            if (move->kind) {
+                PyObject *mask = multiset_int(&move->taken);
+                PyObject *meld = mask ? PyTuple_Pack(2, move->kind == 'r' ? RUN_KIND : BOOK_KIND,
+                                                     mask)
+                                      : NULL;
+                Py_XDECREF(mask);
+                if (meld == NULL || PyList_Append(melds, meld) < 0) status = -1;
+                Py_XDECREF(meld);
+            }
+            hand = move->rest;
+            count = move->left;
+            total = sub_total;
+            budget = sub_budget;
+        }
+        if (status == 0 && !found) {
+            PyErr_SetString(PyExc_AssertionError, "meld search is inconsistent");
+            status = -1;
+        }
+    }
+    PyMem_RawFree(moves);
+    return status;
+}
+
+/* melds._plan_search: components in the order of their first card in ``naturals``,
+ * the wilds shared (melds._share_wilds: the fewest on ties), each component traced. */
+static PyObject *meldcore_plan(PyObject *Py_UNUSED(module), PyObject *const *args,
+                               Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "plan(naturals, wilds)");
+        return NULL;
+    }
+    long wilds_given = PyLong_AsLong(args[1]);
+    if (wilds_given == -1 && PyErr_Occurred()) return NULL;
+    if (wilds_given < 0 || wilds_given > 4 * SLOTS) {
+        PyErr_SetString(PyExc_ValueError, "wilds out of range");
+        return NULL;
+    }
+    int wilds = (int)wilds_given;
+    PyObject *sequence = PySequence_Fast(args[0], "the naturals must be iterable");
+    if (sequence == NULL) return NULL;
+    Nat hand = {{0}};
+    int first_seen[SLOTS]; /* the order of each slot's first card */
+    int seen = 0;
+    for (int slot = 0; slot < SLOTS; slot++) first_seen[slot] = -1;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(sequence);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        CardInfo info;
+        if (read_card(PySequence_Fast_GET_ITEM(sequence, i), -1, &info) < 0) {
+            Py_DECREF(sequence);
+            return NULL;
+        }
+        if (info.code == JOKER_CODE) {
+            Py_DECREF(sequence);
+            PyErr_SetString(PyExc_ValueError, "a joker is no natural");
+            return NULL;
+        }
+        if (first_seen[info.code] < 0) first_seen[info.code] = seen++;
+        hand.s[info.code / RANKS] += unit(info.code % RANKS);
+    }
+    Py_DECREF(sequence);
+    /* Components: as most_melded's, ordered by their first card. */
+    int reach = wilds + 1 < RUN_REACH ? wilds + 1 : RUN_REACH;
+    int parent[SLOTS], first_of_rank[RANKS];
+    for (int r = 0; r < RANKS; r++) first_of_rank[r] = -1;
+    for (int suit = 0; suit < SUITS; suit++) {
+        int previous = -RANKS;
+        for (int r = 0; r < RANKS; r++) {
+            if (!field(&hand, suit, r)) continue;
+            int slot = suit * RANKS + r;
+            parent[slot] = slot;
+            if (r - previous <= reach) join(parent, slot, suit * RANKS + previous);
+            if (first_of_rank[r] < 0) {
+                first_of_rank[r] = slot;
+            } else {
+                join(parent, slot, first_of_rank[r]);
+            }
+            previous = r;
+        }
+    }
+    int by_order[SLOTS]; /* slots in the order first seen */
+    for (int slot = 0; slot < SLOTS; slot++) {
+        if (first_seen[slot] >= 0) by_order[first_seen[slot]] = slot;
+    }
+    Nat groups[SLOTS];
+    int group_of_root[SLOTS], group_count = 0;
+    for (int slot = 0; slot < SLOTS; slot++) group_of_root[slot] = -1;
+    for (int i = 0; i < seen; i++) {
+        int slot = by_order[i], root = root_of(parent, slot);
+        if (group_of_root[root] < 0) {
+            group_of_root[root] = group_count;
+            memset(&groups[group_count++], 0, sizeof(Nat));
+        }
+        int suit = slot / RANKS, r = slot % RANKS;
+        groups[group_of_root[root]].s[suit] |= (uint64_t)field(&hand, suit, r) << (BITS * r);
+    }
+    /* The wilds shared: for each budget, the fewest more wilds that strictly help. */
+    size_t row = (size_t)wilds + 1;
+    int32_t *vectors = PyMem_RawMalloc((group_count ? group_count : 1) * row * 4);
+    int32_t *best = PyMem_RawMalloc(row * 4), *next_best = PyMem_RawMalloc(row * 4);
+    int32_t *choices = PyMem_RawMalloc((group_count ? group_count : 1) * row * 4);
+    int *caps = PyMem_RawMalloc((group_count ? group_count : 1) * sizeof(int));
+    PyObject *melds = NULL;
+    if (!vectors || !best || !next_best || !choices || !caps) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int counts[SLOTS], totals[SLOTS];
+    for (size_t b = 0; b < row; b++) best[b] = 0;
+    for (int g = 0; g < group_count; g++) {
+        totals_of(&groups[g], &counts[g], &totals[g]);
+        int cap = 2 * counts[g] < wilds ? 2 * counts[g] : wilds;
+        caps[g] = cap;
+        int32_t *vector = vectors + g * row;
+        if (solve(&groups[g], counts[g], totals[g], cap, vector) < 0) goto done;
+        for (int b = 0; b <= wilds; b++) {
+            int used = 0;
+            int limit = b < cap ? b : cap;
+            for (int more = 1; more <= limit; more++) {
+                if (best[b - more] + vector[more] > best[b - used] + vector[used]) used = more;
+            }
+            next_best[b] = best[b - used] + vector[used];
+            choices[g * row + b] = used;
+        }
+        memcpy(best, next_best, row * 4);
+    }
+    int shares[SLOTS];
+    int budget = wilds;
+    for (int g = group_count - 1; g >= 0; g--) {
+        shares[g] = choices[g * row + budget];
+        budget -= shares[g];
+    }
+    melds = PyList_New(0);
+    if (melds == NULL) goto done;
+    for (int g = 0; g < group_count; g++) {
+        if (trace(groups[g], counts[g], totals[g], wilds, shares[g], melds) < 0) {
+            Py_CLEAR(melds);
+            goto done;
+        }
+    }
+done:
+    PyMem_RawFree(vectors);
+    PyMem_RawFree(best);
+    PyMem_RawFree(next_best);
+    PyMem_RawFree(choices);
+    PyMem_RawFree(caps);
+    return melds;
+}
+
 /* ------------------------------------------------------------------ module functions */
 
 /* A meld_search multiset integer (3 bits per slot, slot = suit * 11 + rank - 3). */
@@ -1368,6 +1725,8 @@ static PyMethodDef meldcore_methods[] = {
      "meld_search._search: the most value of a component melded, per wild budget."},
     {"min_penalty", (PyCFunction)(void (*)(void))meldcore_min_penalty, METH_FASTCALL,
      "melds.min_penalty: the lowest penalty ``hand`` can be arranged to."},
+    {"plan", (PyCFunction)(void (*)(void))meldcore_plan, METH_FASTCALL,
+     "melds._plan_search: (kind, naturals' multiset) of each meld of the best arrangement."},
     {"clear", (PyCFunction)meldcore_clear, METH_NOARGS, "Forget every memoised search."},
     {NULL, NULL, 0, NULL},
 };
@@ -1383,6 +1742,10 @@ static struct PyModuleDef meldcore_module = {
 
 PyMODINIT_FUNC PyInit__meldcore(void) {
     if (PyType_Ready(&SolverType) < 0) return NULL;
+    if (RUN_KIND == NULL && (RUN_KIND = PyUnicode_InternFromString("run")) == NULL) return NULL;
+    if (BOOK_KIND == NULL && (BOOK_KIND = PyUnicode_InternFromString("book")) == NULL) {
+        return NULL;
+    }
     PyObject *module = PyModule_Create(&meldcore_module);
     if (module == NULL) return NULL;
     if (PyModule_AddObjectRef(module, "Solver", (PyObject *)&SolverType) < 0) {

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card
+from engine.cards import JOKER, Card
 from engine.five_crowns import meld_search, melds, swaps
 from engine.five_crowns.compiled import PURE_PYTHON, core
 from engine.five_crowns.deck import full_deck
@@ -31,15 +31,17 @@ compiled = pytest.mark.skipif(core is None, reason="the compiled solver is not b
 @contextmanager
 def pure_python() -> Iterator[None]:
     """Every solve in Python (the reference), its caches emptied so nothing compiled leaks in."""
-    saved = meld_search._best
+    saved, saved_plan = meld_search._best, melds._plan
     for module in (meld_search, melds, swaps):
         module._best = meld_search._search  # type: ignore[attr-defined]
+    melds._plan = melds._plan_search
     melds.clear_cache()
     try:
         yield
     finally:
         for module in (meld_search, melds, swaps):
             module._best = saved  # type: ignore[attr-defined]
+        melds._plan = saved_plan
         melds.clear_cache()
 
 
@@ -51,6 +53,35 @@ def deals(draw: st.DrawFn) -> tuple[list[Card], list[Card], int]:
     size = draw(st.integers(3, 14))
     cards = [TWO_PACKS[index] for index in picked[: size + draw(st.integers(1, 40))]]
     return cards[:size], cards[size:], draw(st.integers(3, 13))
+
+
+@st.composite
+def crowded(draw: st.DrawFn) -> tuple[list[Card], int]:
+    """(hand, wild rank) of few suits and ranks, each card up to four times (two packs),
+    and jokers: twins, books and runs that overlap, where ties between melds abound."""
+    suits = draw(st.lists(st.sampled_from("HDCST"), min_size=1, max_size=5, unique=True))
+    ranks = draw(st.lists(st.integers(3, 13), min_size=1, max_size=5, unique=True))
+    pool = [Card(rank, suit) for rank in ranks for suit in suits for _ in range(4)]
+    pool += [JOKER] * draw(st.integers(0, 6))
+    picked = draw(st.permutations(pool))
+    return picked[: draw(st.integers(1, 16))], draw(st.integers(3, 13))
+
+
+@compiled
+@settings(max_examples=400, deadline=None)
+@given(deals().map(lambda deal: (deal[0], deal[2])) | crowded())
+def test_the_compiled_plan_lays_the_hand_out_as_the_python_one(
+    deal: tuple[list[Card], int],
+) -> None:
+    """The same melds in the same order: which of equally good melds is chosen shows."""
+    assert core is not None
+    hand, wild_rank = deal
+    naturals, wilds = _split(hand, wild_rank)
+    planned = core.plan(naturals, len(wilds))
+    arranged = melds.best_arrangement(hand, wild_rank)
+    with pure_python():
+        assert planned == melds._plan_search(naturals, len(wilds))
+        assert arranged == melds.best_arrangement(hand, wild_rank)
 
 
 @compiled
