@@ -4,6 +4,7 @@
     python -m benchmarks.bots --games 40      # a quick look
     python -m benchmarks.bots --only fc-hard-4
     python -m benchmarks.bots --decisions 30  # fc normal: 30 distinct deals, choices hashed
+    GAMENIGHT_PURE_PYTHON=1 python -m benchmarks.bots --decisions 30  # without the C solver
 
 Targets (issue 12): Five Crowns hard >= 55% heads-up against normal and >= 31% against
 three normals (fair share 25%); Kings in the Corner hard >= 55% heads-up against normal;
@@ -22,6 +23,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from engine.five_crowns import compiled
 from services.bots.arena import play_game, run_arena
 from services.bots.players import Player, make_player
 
@@ -72,9 +74,10 @@ def decisions(games: int) -> None:
         play_game("five-crowns", ["normal"] * 4, f"rec:{deal}", factory=factory)
     cpu = time.process_time() - started
     digest = hashlib.sha256("\n".join(chosen).encode()).hexdigest()[:16]
+    solver = "pure-Python solver" if compiled.core is None else "compiled solver"
     print(
         f"[fc-normal-4 distinct deals] {games} games, {len(chosen)} decisions,"
-        f" choices hash {digest}; {games / cpu:.2f} games per CPU second",
+        f" choices hash {digest}; {games / cpu:.2f} games per CPU second ({solver})",
         flush=True,
     )
 

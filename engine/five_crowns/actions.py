@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from engine.cards import Card, CardSyntaxError, parse_card
 from engine.errors import ActionSyntaxError
-from engine.five_crowns.deck import is_five_crowns_card
+from engine.five_crowns.deck import card_text, full_deck, is_five_crowns_card
 
 Source = Literal["stock", "discard"]
 STOCK: Literal["stock"] = "stock"
@@ -32,7 +32,7 @@ class Discard:
     card: Card
 
     def to_wire(self) -> dict[str, Any]:
-        return {"type": "discard", "card": str(self.card)}
+        return {"type": "discard", "card": card_text(self.card)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +42,14 @@ class GoOut:
     discard: Card
 
     def to_wire(self) -> dict[str, Any]:
-        return {"type": "go_out", "discard": str(self.discard)}
+        return {"type": "go_out", "discard": card_text(self.discard)}
 
 
 Action = Draw | Discard | GoOut
+
+# Every card's actions, made once: the legal actions list them after every move.
+DISCARDS: Mapping[Card, Discard] = {card: Discard(card) for card in full_deck()}
+GOING_OUT: Mapping[Card, GoOut] = {card: GoOut(card) for card in full_deck()}
 
 _FIELDS: Mapping[str, frozenset[str]] = {
     "draw": frozenset({"type", "source"}),

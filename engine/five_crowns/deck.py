@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from engine.cards import CLUBS, DIAMONDS, HEARTS, JOKER, KING, SPADES, STARS, Card
 
@@ -17,11 +18,20 @@ JOKER_PENALTY = 50
 _SUIT_ORDER = {suit: index for index, suit in enumerate(SUITS)}
 
 
+@lru_cache(maxsize=4)  # every round deals from it: made once (a tuple, immutable)
 def full_deck(packs: int = 1) -> tuple[Card, ...]:
     """Every card of ``packs`` packs in a fixed order (two of each card per pack, 6 jokers)."""
     one_pack = [Card(rank, suit) for _ in range(2) for suit in SUITS for rank in RANKS]
     one_pack += [JOKER] * JOKERS_PER_PACK
     return tuple(one_pack * packs)
+
+
+_TEXTS = {card: str(card) for card in full_deck()}
+
+
+def card_text(card: Card) -> str:
+    """``str(card)``, looked up: views spell every card they show, after every move."""
+    return _TEXTS.get(card) or str(card)
 
 
 def is_five_crowns_card(card: Card) -> bool:
@@ -48,5 +58,12 @@ def hand_order(card: Card) -> tuple[int, int]:
     return (_SUIT_ORDER.get(card.suit, len(SUITS)), card.rank)
 
 
+_ORDER = {card: hand_order(card) for card in full_deck()}
+
+
 def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=hand_order))
+    listed = list(cards)
+    try:  # looked up: every draw sorts a hand
+        return tuple(sorted(listed, key=_ORDER.__getitem__))
+    except KeyError:  # not a Five Crowns card (a position being checked)
+        return tuple(sorted(listed, key=hand_order))

@@ -9,13 +9,18 @@ melds for every wild budget, memoised on the multiset.
 - Suits are symmetric, so the memo key is the hand with its suits sorted; same-rank
   cards no run can reach are interchangeable, so a book picks how many, not which; and
   a budget that already melds the whole remainder stops the search for it.
+- ``_search`` is the reference; ``_best`` is the compiled search when it was built
+  (``compiled``), which follows this one step by step in C.
 - The memo is a bounded module-level cache: pure (the same answer for the same cards)
   and shared, so the near-identical solves of a discard or draw choice share work.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.cards import Card
+from engine.five_crowns.compiled import core
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, SUITS
 from engine.five_crowns.layout import BOOK, MIN_MELD, RUN
 
@@ -205,9 +210,9 @@ def _options(hand: int, count: int, cap: int) -> list[_Option]:
     return options
 
 
-def _best(hand: int, count: int, total: int, wilds: int) -> tuple[int, ...]:
+def _search(hand: int, count: int, total: int, wilds: int) -> tuple[int, ...]:
     """For k = 0..cap wilds: the most value of ``hand`` (``count`` naturals worth
-    ``total``) that can be melded.
+    ``total``) that can be melded. The reference of the compiled ``best`` (``_best``).
 
     cap = min(wilds, 2 * count): two wilds per natural always suffice. Every call of one
     solve passes the same ``wilds`` so that a remainder is one entry, whatever led to it.
@@ -239,7 +244,7 @@ def _best(hand: int, count: int, total: int, wilds: int) -> tuple[int, ...]:
         top = 0
         for _, gained, removed, rest, left in _options(hand, count, 0):
             if left:
-                sub = memo.get((rest, 0)) or _best(rest, left, total - removed, 0)
+                sub = memo.get((rest, 0)) or _search(rest, left, total - removed, 0)
                 gained = sub[0] - gained
             else:
                 gained = -gained
@@ -259,7 +264,7 @@ def _best(hand: int, count: int, total: int, wilds: int) -> tuple[int, ...]:
             continue
         gained = -gained
         if left:
-            sub = _memo.get((rest, min(wilds, 2 * left))) or _best(
+            sub = _memo.get((rest, min(wilds, 2 * left))) or _search(
                 rest, left, total - removed, wilds
             )
             last = len(sub) - 1
@@ -283,6 +288,10 @@ def _best(hand: int, count: int, total: int, wilds: int) -> tuple[int, ...]:
         _memo.clear()  # bounded: a long-running table must not grow memory
     _memo[key] = _memo[raw_key] = result
     return result
+
+
+# The search every solve uses: the compiled one if it was built (``compiled``).
+_best: Callable[[int, int, int, int], tuple[int, ...]] = _search if core is None else core.best
 
 
 def _trace(

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from engine.cards import Card
+from engine.five_crowns.compiled import core
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, hand_order, is_wild
 from engine.five_crowns.layout import (
     MIN_MELD,
@@ -307,16 +308,29 @@ def _memoised(memo: dict[K, V], key: K, compute: Callable[[], V]) -> V:
     return found
 
 
+def _plan_search(naturals: Sequence[Card], wilds: int) -> list[tuple[str, int]]:
+    """Which naturals meld together, and how (kind, naturals' multiset), for the lowest
+    penalty: each component gets its share of the wilds and is traced. The reference
+    of the compiled ``plan``; the order (components by first card in hand, then the
+    trace's) is the one ``lay_out`` is given."""
+    groups = _components(naturals, wilds)
+    _, shares = _share_wilds(_vectors(groups, wilds), wilds)
+    return [
+        (kind, mask)
+        for (group, count, total), share in zip(groups, shares, strict=True)
+        for kind, mask, _ in _trace(group, count, total, wilds, share)
+    ]
+
+
+_plan: Callable[[Sequence[Card], int], list[tuple[str, int]]] = (
+    _plan_search if core is None else core.plan
+)
+
+
 def _best_arrangement(hand: tuple[Card, ...], wild_rank: int) -> Arrangement:
     naturals, wilds = _split(hand, wild_rank)
     wilds.sort(key=lambda card: card_penalty(card, wild_rank))  # the cheapest melded first
-    groups = _components(naturals, len(wilds))
-    _, shares = _share_wilds(_vectors(groups, len(wilds)), len(wilds))
-    chosen = [
-        (kind, _slot_cards(mask))
-        for (group, count, total), share in zip(groups, shares, strict=True)
-        for kind, mask, _ in _trace(group, count, total, len(wilds), share)
-    ]
+    chosen = [(kind, _slot_cards(mask)) for kind, mask in _plan(naturals, len(wilds))]
     melds, spare = lay_out(chosen, wilds, wild_rank)
     leftover = without_all(naturals, [card for _, cards in chosen for card in cards]) + spare
     penalty = sum(card_penalty(card, wild_rank) for card in leftover)
@@ -392,6 +406,8 @@ def can_go_out_discarding(hand: Sequence[Card], wild_rank: int) -> list[Card]:
 def clear_cache() -> None:
     """Forget every memoised result (benchmarks use it to time cold solves)."""
     _memo.clear()
+    if core is not None:
+        core.clear()
     _penalties.clear()
     _discards.clear()
     _arrangements.clear()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Card
 from engine.errors import IllegalActionError
-from engine.five_crowns.deck import full_deck, sorted_hand
+from engine.five_crowns.deck import card_text, full_deck, sorted_hand
 from engine.five_crowns.melds import best_arrangement
 from engine.five_crowns.model import TIEBREAK_ROUND, LastRound, Phase, cards_dealt, lowest
 from engine.five_crowns.variants import LAST_ROUND
@@ -59,11 +59,11 @@ def deal(
             "dealer": dealer,
             "first_seat": order[0],
             "players": list(order),
-            "discard_top": str(cards[dealt]),
+            "discard_top": card_text(cards[dealt]),
         },
     )
     dealt_events = tuple(
-        Event("dealt", seat, {"count": count}, {"hand": [str(card) for card in hands[seat]]})
+        Event("dealt", seat, {"count": count}, {"hand": [card_text(card) for card in hands[seat]]})
         for seat in order
     )
     return new_state, (started, *dealt_events)

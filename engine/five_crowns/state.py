@@ -126,8 +126,8 @@ class FiveCrownsState:
     def view_for(self, seat: int | None) -> dict[str, Any]:
         return views.view_for(self, seat)
 
-    def private_view(self, seat: int) -> dict[str, Any]:
-        return views.private_view(self, seat)
+    def private_view(self, seat: int, *, hint: bool = True) -> dict[str, Any]:
+        return views.private_view(self, seat, hint=hint)
 
     def outcome(self) -> Outcome | None:
         return rounds.game_outcome(self)

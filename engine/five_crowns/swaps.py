@@ -14,7 +14,7 @@ through ``melds.min_penalty`` directly.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine.cards import JOKER, Card
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, SUITS, card_penalty, hand_order, is_wild
@@ -367,6 +367,13 @@ class SwapSolver:
                 best = left
         self._apart = best
         return best
+
+    def draw_at_most(self, unseen: Mapping[Card, int], taking: int) -> bool:
+        """Is the mean of ``after_swap`` over ``unseen`` (card -> copies) at most
+        ``taking``? Summed plainly here, the reference of the compiled solver's, which
+        bounds each card first (as ``services.bots.five_crowns.values.DrawPricer``)."""
+        total = sum(copies * self.after_swap(card) for card, copies in unseen.items())
+        return total <= taking * sum(unseen.values())
 
     def whole_after(self, card: Card) -> int:
         """The penalty of ``hand + card`` (nothing thrown)."""

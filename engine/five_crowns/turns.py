@@ -10,6 +10,8 @@ from engine.cards import Card
 from engine.errors import IllegalActionError
 from engine.five_crowns.actions import (
     DISCARD_PILE,
+    DISCARDS,
+    GOING_OUT,
     STOCK,
     Action,
     Discard,
@@ -24,7 +26,7 @@ from engine.five_crowns.melds import (
 )
 from engine.five_crowns.model import Hand, Phase
 from engine.five_crowns.rounds import end_round, reshuffle, seats_in_order
-from engine.five_crowns.swaps import solver_for
+from engine.five_crowns.solvers import solver_for
 from engine.game import Event
 
 if TYPE_CHECKING:
@@ -57,8 +59,8 @@ def legal_actions(state: FiveCrownsState, seat: int) -> tuple[Action, ...]:
     hand = state.hands[seat]
     cards = [card for card in dict.fromkeys(hand) if may_discard(state, hand, card)]
     ways_out = solver_for(hand, state.wild_rank).ways_out()
-    going_out = [GoOut(card) for card in cards if card in ways_out]
-    return (*(Discard(card) for card in cards), *going_out)
+    going_out = [GOING_OUT.get(card) or GoOut(card) for card in cards if card in ways_out]
+    return (*(DISCARDS.get(card) or Discard(card) for card in cards), *going_out)
 
 
 def apply(state: FiveCrownsState, seat: int, action: Action | Mapping[str, Any]) -> Result:
@@ -128,6 +130,22 @@ def _end_turn(state: FiveCrownsState, seat: int, action: Discard | GoOut) -> Res
         event = Event("discarded", seat, {"card": str(card)})
     hands = list(state.hands)
     hands[seat] = kept
+    following = seats_in_order(state.players, seat, state.seats)[0]
+    round_ends = went_out is not None and following == went_out
+    solo_ends = state.solo and state.round_turns + 1 >= state.variant.solo_turns
+    if not (round_ends or solo_ends or not state.stock):  # the usual turn: one new state
+        # (``dataclasses.replace`` is most of a move's cost: once, not twice)
+        after = replace(
+            state,
+            hands=tuple(hands),
+            discard=(*state.discard, card),
+            taken=None,
+            went_out=went_out,
+            round_turns=state.round_turns + 1,
+            phase=Phase.DRAW,
+            turn=following,
+        )
+        return after, (event,)
     after = replace(
         state,
         hands=tuple(hands),
@@ -136,11 +154,10 @@ def _end_turn(state: FiveCrownsState, seat: int, action: Discard | GoOut) -> Res
         went_out=went_out,
         round_turns=state.round_turns + 1,
     )
-    following = seats_in_order(state.players, seat, state.seats)[0]
-    if went_out is not None and following == went_out:
+    if round_ends:
         ended, events = end_round(after)
         return ended, (event, *events)
-    if after.solo and after.round_turns >= after.variant.solo_turns:
+    if solo_ends:
         # Solo play: the round's turns are used up; the hand is scored as it stands.
         limit = Event("turn_limit", params={"turns": after.round_turns})
         ended, events = end_round(after)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections import deque
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
 from engine.errors import IllegalActionError
+from engine.five_crowns import turns
+from engine.five_crowns.deck import card_text
 from engine.five_crowns.melds import best_arrangement
 from engine.five_crowns.model import TIEBREAK_ROUND, LastRound, Phase, cards_dealt
 from engine.five_crowns.rounds import game_outcome, seats_in_order
-from engine.five_crowns.turns import hint, legal_actions
+from engine.five_crowns.variants import Variant
 
 if TYPE_CHECKING:
     from engine.five_crowns.state import FiveCrownsState
@@ -60,17 +64,68 @@ def _last_round_of(last: LastRound, players: tuple[int, ...]) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class _RoundPart:
+    """What a public view shows that changes only between rounds, for the values it was
+    made from (compared by identity: a round's states share them, being immutable)."""
+
+    history: tuple[tuple[int, ...], ...]
+    variant: Variant
+    last_round: LastRound | None
+    round: int
+    seats: int
+    players: tuple[int, ...]
+    scores: tuple[int, ...]
+    score_sheet: list[dict[str, Any]]  # shared by the views: read only
+    last_round_view: dict[str, Any] | None  # likewise
+    options: dict[str, Any]
+
+
+# The parts of the last few rounds seen (a service keeps several tables going).
+_round_parts: deque[_RoundPart] = deque(maxlen=8)
+
+
+def _round_part(state: FiveCrownsState) -> _RoundPart:
+    history, variant, last = state.history, state.variant, state.last_round
+    for part in reversed(_round_parts):  # the latest first
+        if (
+            part.history is history
+            and part.variant is variant
+            and part.last_round is last
+            and part.round == state.round
+            and part.seats == len(state.hands)
+        ):
+            return part
+    part = _RoundPart(
+        state.history,
+        state.variant,
+        state.last_round,
+        state.round,
+        len(state.hands),
+        state.players,
+        state.totals(),
+        _score_sheet(state),
+        _last_round(state),
+        state.variant.to_dict(),
+    )
+    _round_parts.append(part)
+    return part
+
+
 def public_view(state: FiveCrownsState) -> dict[str, Any]:
     """The TV's view: counts, the discard pile's top, scores; never a hidden card."""
     playing = state.phase in (Phase.DRAW, Phase.DISCARD)
+    went_out = state.went_out
     laid_down = None
-    if playing and state.went_out is not None:  # laid face up on the table
-        laid_down = _laid_down(state.hands[state.went_out], state.wild_rank)
+    if playing and went_out is not None:  # laid face up on the table
+        laid_down = _laid_down(state.hands[went_out], state.wild_rank)
     outcome = game_outcome(state)
+    part = _round_part(state)
+    discard, taken = state.discard, state.taken
     return {
         "game": GAME,
-        "phase": str(state.phase),
-        "last_turn": playing and state.went_out is not None,
+        "phase": state.phase.value,
+        "last_turn": playing and went_out is not None,
         "last_turns_left": _last_turns_left(state),
         "round": state.round,
         "tiebreak_round": state.round == TIEBREAK_ROUND,
@@ -79,21 +134,21 @@ def public_view(state: FiveCrownsState) -> dict[str, Any]:
         "wild_rank": state.wild_rank,
         "dealer": state.dealer,
         "current_seat": state.turn,
-        "players": list(state.players),
+        "players": list(part.players),
         "stock_count": len(state.stock),
-        "discard_top": str(state.discard[-1]) if state.discard else None,
-        "discard_count": len(state.discard),
+        "discard_top": card_text(discard[-1]) if discard else None,
+        "discard_count": len(discard),
         "round_turns": state.round_turns,
         "solo_turns_left": state.solo_turns_left if playing else None,
-        "taken_from_discard": None if state.taken is None else str(state.taken),
+        "taken_from_discard": None if taken is None else card_text(taken),
         "hand_counts": [len(hand) for hand in state.hands],
-        "went_out": state.went_out,
+        "went_out": went_out,
         "laid_down": laid_down,
-        "scores": list(state.totals()),
-        "score_sheet": _score_sheet(state),
-        "last_round": _last_round(state),
+        "scores": list(part.scores),
+        "score_sheet": part.score_sheet,
+        "last_round": part.last_round_view,
         "outcome": None if outcome is None else outcome.to_dict(),
-        "options": state.variant.to_dict(),
+        "options": dict(part.options),
     }
 
 
@@ -110,23 +165,26 @@ def view_for(state: FiveCrownsState, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def private_view(state: FiveCrownsState, seat: int) -> dict[str, Any]:
-    """What only ``seat`` sees: its hand, its legal actions and a hint."""
+def private_view(state: FiveCrownsState, seat: int, *, hint: bool = True) -> dict[str, Any]:
+    """What only ``seat`` sees: its hand, its legal actions and a hint (``hint=False``:
+    no ``hint`` key, for a reader that does not use it)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
         raise IllegalActionError("bad_seat", seat=seat)
-    playing = state.phase in (Phase.DRAW, Phase.DISCARD) and seat in state.players
-    return {
+    view = {
         "seat": seat,
         "hand": list(_texts(state.hands[seat])),
-        "legal_actions": [action.to_wire() for action in legal_actions(state, seat)],
-        "hint": _hint(state, seat) if playing else None,
+        "legal_actions": [action.to_wire() for action in turns.legal_actions(state, seat)],
     }
+    if hint:
+        playing = state.phase in (Phase.DRAW, Phase.DISCARD) and seat in state.players
+        view["hint"] = _hint(state, seat) if playing else None
+    return view
 
 
 @lru_cache(maxsize=1024)
 def _texts(cards: tuple[Card, ...]) -> tuple[str, ...]:
     """Cards' text forms: a hand is shown in every view until its seat plays."""
-    return tuple(str(card) for card in cards)
+    return tuple(card_text(card) for card in cards)
 
 
 _HINTS: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -144,5 +202,5 @@ def _hint(state: FiveCrownsState, seat: int) -> dict[str, Any]:
     if found is None:
         if len(_HINTS) >= _HINTS_LIMIT:
             _HINTS.clear()
-        found = _HINTS[key] = hint(state, seat)
+        found = _HINTS[key] = turns.hint(state, seat)
     return dict(found)

@@ -393,8 +393,9 @@ class State:
 
         return view_for(self, seat)
 
-    def private_view(self, seat: int) -> dict[str, Any]:
-        """Only what ``seat`` adds to the public view: ``view_for(seat)`` is their union."""
+    def private_view(self, seat: int, *, hint: bool = True) -> dict[str, Any]:
+        """Only what ``seat`` adds to the public view: ``view_for(seat)`` is their union.
+        (Kings in the Corner's views carry no hint: ``hint`` changes nothing.)"""
         from engine.kings_corner.views import private_view
 
         return private_view(self, seat)

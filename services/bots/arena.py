@@ -68,19 +68,22 @@ def play_game(
     rules = game_rules(game)
     state = rules.new_game(len(levels), deal_seed, options)
     players = [factory(game, level, f"{deal_seed}:{seat}") for seat, level in enumerate(levels)]
+    # A phone's views carry a hint (solved for every seat after every move): a player
+    # gets it only if it says it reads it.
+    hints = [bool(getattr(player, "reads_hint", False)) for player in players]
     for _ in range(MAX_STEPS):
         seat = state.current_seat
         # Every seat sees every view of its own seat, in order (as a phone would).
         public = state.view_for(None)
         for other, player in enumerate(players):
             if other != seat:
-                player.observe({**public, **state.private_view(other)})
+                player.observe({**public, **state.private_view(other, hint=hints[other])})
         if seat is None:
             if not state.can_start_next_round():
                 break
             state, _ = state.start_next_round()
             continue
-        view = {**public, **state.private_view(seat)}
+        view = {**public, **state.private_view(seat, hint=hints[seat])}
         player = players[seat]
         player.observe(view)
         see = getattr(player, "see_everything", None)

@@ -33,3 +33,7 @@ def test_a_seat_view_is_the_public_view_and_its_private_part(
             assert private["seat"] == seat
             assert not set(private) & set(public)  # adds, never overrides
             assert step.state.view_for(seat) == {**public, **private}
+            # Without the hint: the same view, less the hint (a game that has one).
+            unadvised = step.state.private_view(seat, hint=False)
+            assert "hint" not in unadvised
+            assert unadvised == {key: value for key, value in private.items() if key != "hint"}

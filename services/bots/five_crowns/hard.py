@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card
-from engine.five_crowns.swaps import SwapSolver
+from engine.five_crowns.solvers import HandSolver, new_solver
 from services.bots.base import seeded_random
 from services.bots.five_crowns import normal
 from services.bots.five_crowns.common import allowed_discards, discard_of, hand_of
@@ -123,9 +123,9 @@ class Player(normal.Player):
         pool = list(unseen.elements())
         stays_later = 1.0  # nobody after the next seat goes out
         for hands in samples[1:]:
-            out = sum(1 for hand in hands if self._out_by_stock(SwapSolver(hand, wild_rank), pool))
+            out = sum(1 for hand in hands if self._out_by_stock(new_solver(hand, wild_rank), pool))
             stays_later *= 1 - out / len(hands)
-        solvers = [SwapSolver(hand, wild_rank) for hand in samples[0]] if samples else []
+        solvers = [new_solver(hand, wild_rank) for hand in samples[0]] if samples else []
         by_stock = [self._out_by_stock(solver, pool) for solver in solvers]
 
         def chance(thrown: Card) -> float:
@@ -140,7 +140,7 @@ class Player(normal.Player):
 
         return chance
 
-    def _out_by_stock(self, solver: SwapSolver, pool: list[Card]) -> bool:
+    def _out_by_stock(self, solver: HandSolver, pool: list[Card]) -> bool:
         drawn = _pick(self.random, pool)
         return drawn is not None and solver.after_swap(drawn, bound=1) == 0
 

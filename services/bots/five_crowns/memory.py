@@ -24,7 +24,9 @@ class RoundMemory:
         self.pile: list[Card] = []  # the discard pile as far as known, top last
         self.held: dict[int, Counter[Card]] = {}  # cards seats took from the pile, still held
         self.thrown: dict[int, list[Card]] = {}  # cards each seat threw this round
-        self.last: Mapping[str, Any] | None = None
+        # Of the view before: the pile's size and whose turn it was (None: no view yet).
+        self.last_count: int | None = None
+        self.last_seat: Any = None
 
     def observe(self, view: Mapping[str, Any]) -> None:
         key = (view.get("round"), view.get("dealer"), view.get("first_round"))
@@ -33,15 +35,13 @@ class RoundMemory:
         if key != self.round_key:
             self.round_key, self.held, self.thrown = key, {}, {}
             self.pile = [top] if top is not None else []
-        elif self.last is not None:
-            self._follow(self.last, view, top, count)
-        self.last = view
+        elif self.last_count is not None:
+            self._follow(self.last_count, self.last_seat, view, top, count)
+        self.last_count, self.last_seat = count, view.get("current_seat")
 
     def _follow(
-        self, before: Mapping[str, Any], view: Mapping[str, Any], top: Card | None, count: int
+        self, previous: int, actor: Any, view: Mapping[str, Any], top: Card | None, count: int
     ) -> None:
-        previous = int(before.get("discard_count") or 0)
-        actor = before.get("current_seat")
         if count == previous + 1 and top is not None and isinstance(actor, int):
             self.pile.append(top)
             self.thrown.setdefault(actor, []).append(top)
@@ -60,14 +60,6 @@ class RoundMemory:
         if (self.pile[-1] if self.pile else None) != top:
             self.pile = [top] if top is not None else []
 
-    def known_elsewhere(self, seat: int) -> Counter[Card]:
-        """Cards this seat knows are not in the stock: the pile and others' taken cards."""
-        known: Counter[Card] = Counter(self.pile)
-        for other, cards in self.held.items():
-            if other != seat:
-                known.update(+cards)
-        return known
-
     def unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
         """The cards this seat has not seen: where the next stock card comes from."""
         packs = int((view.get("options") or {}).get("packs", 1))
@@ -75,8 +67,16 @@ class RoundMemory:
         for text in view.get("hand", ()):
             card = parse_card(text)
             remaining[card] = remaining.get(card, 0) - 1
-        for card, copies in self.known_elsewhere(int(view["seat"])).items():
-            remaining[card] = remaining.get(card, 0) - copies
+        # Cards known not to be in the stock: the pile, and what others took from it
+        # and still hold (counted off one by one: every draw choice asks this).
+        for card in self.pile:
+            remaining[card] = remaining.get(card, 0) - 1
+        seat = int(view["seat"])
+        for other, cards in self.held.items():
+            if other != seat:
+                for card, copies in cards.items():
+                    if copies > 0:
+                        remaining[card] = remaining.get(card, 0) - copies
         return Counter({card: copies for card, copies in remaining.items() if copies > 0})
 
 

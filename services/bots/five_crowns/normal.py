@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import parse_card
-from engine.five_crowns.melds import best_discard
+from engine.five_crowns.solvers import solver_for
 from services.bots.base import legal
 from services.bots.five_crowns.common import (
     allowed_discards,
@@ -60,5 +60,7 @@ class Player:
             action = discard_of(actions, parse_card(suggested))
             if action is not None:
                 return action
-        card, _ = best_discard(hand_of(view), int(view["wild_rank"]), allowed_discards(actions))
+        # No hint (the arena's views): the same solver's answer (``turns.hint``'s).
+        solver = solver_for(hand_of(view), int(view["wild_rank"]))
+        card, _ = solver.best_discard(allowed_discards(actions))
         return discard_of(actions, card) or actions[0]

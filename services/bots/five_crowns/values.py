@@ -2,22 +2,26 @@
 and its expectation over the cards a draw from the stock could bring.
 
 The many near-identical hands of one draw choice (the hand plus each possible card,
-less each possible discard) go through ``engine.five_crowns.swaps.SwapSolver``, which
-solves the hand once and re-solves only what a drawn or thrown card touches.
+less each possible discard) go through one solver of the hand
+(``engine.five_crowns.solvers``: compiled, or ``swaps.SwapSolver``, which re-solves only
+what a drawn or thrown card touches).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cached_property
 from typing import Any
 
 from engine.cards import JOKER, Card
+from engine.five_crowns.compiled import core
 from engine.five_crowns.deck import LOWEST_RANK, RANKS, card_penalty, is_wild
 from engine.five_crowns.layout import MIN_MELD
 from engine.five_crowns.meld_search import _SUIT_INDEX
 from engine.five_crowns.melds import penalties_after_discards
-from engine.five_crowns.swaps import SwapSolver, _floor, solver_for
+from engine.five_crowns.solvers import new_solver, solver_for
+from engine.five_crowns.swaps import _floor
 
 _RUN_REACH = 4  # a run's naturals span at most 5 ranks (engine.five_crowns.melds)
 _BOOK_OTHERS = 4  # and a book holds at most 5 naturals
@@ -30,12 +34,12 @@ def after_discard(
 ) -> int:
     """The lowest penalty left once one card of ``hand`` (not ``banned``) is thrown;
     with ``bound`` (a penalty known to be reachable) at most ``bound``."""
-    return SwapSolver(hand, wild_rank).after_discard(banned, bound)
+    return new_solver(hand, wild_rank).after_discard(banned, bound)
 
 
 def after_taking(hand: Sequence[Card], wild_rank: int, card: Card, banned: Card | None) -> int:
     """The lowest penalty after taking ``card`` and throwing one card other than ``banned``."""
-    return SwapSolver(hand, wild_rank).after_swap(card, banned)
+    return new_solver(hand, wild_rank).after_swap(card, banned)
 
 
 def can_go_out(hand: Sequence[Card], wild_rank: int) -> bool:
@@ -60,16 +64,6 @@ def canonical(card: Card, wild_rank: int) -> Card:
     return card
 
 
-def _rank_sum(ranks: int) -> int:
-    """The sum of the ranks whose bits are set."""
-    total = 0
-    while ranks:
-        low = ranks & -ranks
-        total += low.bit_length() - 1
-        ranks -= low
-    return total
-
-
 def _run_windows(rank: int) -> tuple[tuple[int, int], ...]:
     """The runs a natural of ``rank`` may join, as (mask of the other ranks it spans,
     how many of those ranks the run needs): 3 to 5 ranks, within the deck's ranks."""
@@ -85,8 +79,19 @@ def _run_windows(rank: int) -> tuple[tuple[int, int], ...]:
 
 _WINDOWS = {rank: _run_windows(rank) for rank in RANKS}
 _HIGHEST_BIT = RANKS[-1] + 1
-# A table of ``_rank_sum`` over every set of ranks (a few thousand small ints).
-_RANK_SUMS = tuple(_rank_sum(ranks) for ranks in range(1 << _HIGHEST_BIT))
+
+
+def _rank_sums() -> tuple[int, ...]:
+    """For every set of ranks (a bit each), the sum of its ranks: each set is a smaller
+    one (less its lowest rank) plus that rank."""
+    sums = [0] * (1 << _HIGHEST_BIT)
+    for ranks in range(1, len(sums)):
+        low = ranks & -ranks
+        sums[ranks] = sums[ranks ^ low] + low.bit_length() - 1
+    return tuple(sums)
+
+
+_RANK_SUMS = _rank_sums()  # a few thousand small ints
 
 
 def _kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
@@ -109,16 +114,9 @@ class DrawPricer:
         self.solver = solver_for(hand, wild_rank)  # shared with the seat's hint
         self.wild_rank = wild_rank
         self.keep = self.solver.keep
-        self.swap = self.solver.after_discard() if hand else self.keep
-        self.naturals = [card for card in hand if not is_wild(card, wild_rank)]
         # What the wilds may add to a hand's penalty: only when it melds nothing at all,
         # which three wilds always do.
         self.wild_penalty = self.solver.wild_penalty if self.solver.wilds < MIN_MELD else 0
-        self.same_rank: dict[int, int] = {}  # naturals held per rank
-        self.suit_ranks: dict[str, int] = {}  # per suit, a bit for each rank held
-        for natural in self.naturals:
-            self.same_rank[natural.rank] = self.same_rank.get(natural.rank, 0) + 1
-            self.suit_ranks[natural.suit] = self.suit_ranks.get(natural.suit, 0) | 1 << natural.rank
         # Answers kept per card: a pricer is shared by every decision about one hand.
         self._values: dict[Card, int] = {}
         self._floors: dict[Card, int] = {}
@@ -126,6 +124,30 @@ class DrawPricer:
         self._kind_of: dict[Card, tuple[int, bool, Card | int]] = {}
         self._near: set[int] | None = None  # the solver's reach sets, once
         self._suit_near: set[int] = set()
+
+    # Made when first asked: the compiled solver prices a whole draw without them.
+    @cached_property
+    def swap(self) -> int:
+        """The lowest penalty after throwing one card of the hand."""
+        return self.solver.after_discard() if self.solver.hand else self.keep
+
+    @cached_property
+    def same_rank(self) -> dict[int, int]:
+        """Naturals held per rank."""
+        counts: dict[int, int] = {}
+        for card in self.solver.hand:
+            if not is_wild(card, self.wild_rank):
+                counts[card.rank] = counts.get(card.rank, 0) + 1
+        return counts
+
+    @cached_property
+    def suit_ranks(self) -> dict[str, int]:
+        """Per suit, a bit for each rank of a natural held."""
+        ranks: dict[str, int] = {}
+        for card in self.solver.hand:
+            if not is_wild(card, self.wild_rank):
+                ranks[card.suit] = ranks.get(card.suit, 0) | 1 << card.rank
+        return ranks
 
     def ceiling(self, card: Card) -> int:
         return min(self.keep, self.swap + card_penalty(card, self.wild_rank))
@@ -245,6 +267,8 @@ class DrawPricer:
         """
         if self.keep <= taking:
             return True
+        if core is not None:  # the compiled solver bounds and solves the same way, in C
+            return self.solver.draw_at_most(unseen, taking)
         target = taking * sum(unseen.values())
         low = high = 0
         pending: dict[Card | int, list[Any]] = {}  # by kind (see ``kind``)

@@ -91,3 +91,31 @@ def test_the_command_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0
     assert "win rate" in out and "95% interval" in out and "fair share 50.0%" in out
     assert "games/s" in out and "p99" in out
+
+
+class HintReader:
+    """A normal player that notes whether its views carry the hint key."""
+
+    seen: ClassVar[list[bool]] = []
+
+    def __init__(self, game: str, level: str, seed: int | str) -> None:
+        self.inner = make_player(game, "normal", seed)
+        self.reads_hint = level == "hard"  # this test's way to name the seat that asks
+
+    def observe(self, view: Mapping[str, Any]) -> None:
+        HintReader.seen.append(self.reads_hint == ("hint" in view))
+        self.inner.observe(view)
+
+    def choose(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        return self.inner.choose(view)
+
+
+def hint_reader(game: str, level: str, seed: int | str) -> Player:
+    return HintReader(game, level, seed)
+
+
+def test_only_a_player_that_reads_the_hint_is_handed_it() -> None:
+    HintReader.seen = []
+    levels = ["hard", "normal"]
+    play_game("five-crowns", levels, "hints", {"start_round": 10}, factory=hint_reader)
+    assert HintReader.seen and all(HintReader.seen)
