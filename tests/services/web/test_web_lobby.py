@@ -132,6 +132,21 @@ def test_with_wrong_service_credentials_the_web_service_says_unavailable(
     lobby.close()
 
 
+def scripted_join(
+    broker: BrokerEndpoint,
+    mqtt_client: Callable[..., MqttClient],
+    answer: Callable[[str, bytes], None],
+) -> tuple[MqttClient, MqttLobby]:
+    """A web service's lobby whose join requests ``answer`` handles (in place of the
+    tables service), and the connection ``answer`` publishes its replies with."""
+    unserved = lobby_request("join").replace("/lobby/", "/lobby-unserved/")
+    responder = mqtt_client(broker.service_url("bots"), subscribe={unserved: answer})
+    client = mqtt_client(broker.service_url("web"), wait=False)
+    lobby = MqttLobby(NobodyListens(client), timeout=5.0)
+    client.wait_connected(5)
+    return responder, lobby
+
+
 def test_answers_meant_for_other_requests_are_ignored(
     embedded_broker: BrokerEndpoint, mqtt_client: Callable[..., MqttClient]
 ) -> None:
@@ -165,11 +180,7 @@ def test_answers_meant_for_other_requests_are_ignored(
         ):
             responder.publish(lobby_response("join"), json.dumps(reply).encode(), qos=1)
 
-    unserved = lobby_request("join").replace("/lobby/", "/lobby-unserved/")
-    responder = mqtt_client(embedded_broker.service_url("bots"), subscribe={unserved: answer})
-    client = mqtt_client(embedded_broker.service_url("web"), wait=False)
-    lobby = MqttLobby(NobodyListens(client), timeout=5.0)
-    client.wait_connected(5)
+    responder, lobby = scripted_join(embedded_broker, mqtt_client, answer)
     data = lobby.request("join", {"table": "PROBE9", "name": "Probe"})
     assert (data["seat"], data["player_id"]) == (3, "p9")
 
@@ -213,11 +224,7 @@ def test_a_join_refused_because_the_table_moved_is_asked_again_once(
             reply = {"v": 1, "id": request["id"], "status": "ok", "data": data}
         responder.publish(lobby_response("join"), json.dumps(reply).encode(), qos=1)
 
-    unserved = lobby_request("join").replace("/lobby/", "/lobby-unserved/")
-    responder = mqtt_client(embedded_broker.service_url("bots"), subscribe={unserved: answer})
-    client = mqtt_client(embedded_broker.service_url("web"), wait=False)
-    lobby = MqttLobby(NobodyListens(client), timeout=5.0)
-    client.wait_connected(5)
+    responder, lobby = scripted_join(embedded_broker, mqtt_client, answer)
     assert lobby.request("join", {"table": "MOVED9", "name": "Ana"})["seat"] == 1
     assert len(asked) == 2 and asked[0] != asked[1]  # a new request, a new id
     with pytest.raises(LobbyError) as refused:  # asked again once, not forever
