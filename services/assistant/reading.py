@@ -316,6 +316,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         _to_misheard(words)
     if speaker in (None, "fr"):
         _de_misheard(words)
+    if speaker in (None, "nl"):
+        _wilde_as_verb(words)
     per_word = [set(concepts_of(word, speaker)) for word in words]
     _modal_want(words, per_word)
     _first_as_adverb(words, per_word)
@@ -329,6 +331,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     for index in range(1, len(words)):
         if words[index] == "out" and "discard" in per_word[index - 1]:
             per_word[index].discard("go_out")  # "throw out the four", "chuck out": discard
+    _others_do(text, words, per_word, names)
     negated = _negated(words, per_word)
     concepts: set[str] = set(added).union(*per_word)
     if speaker in (None, "nl"):
@@ -342,6 +345,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         concepts -= {"lead", "score"}  # "op de lege plek bovenaan": a place, not the leader
     cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker, pile_at)
     cards = _said_again(cards)
+    if "turn" in concepts and not (cards or piles) and _only_to_play(words, per_word):
+        concepts.discard("play")  # "c'est à moi de jouer", "my turn to play": whose turn
     stripped = text.strip()
     lead_at = _lead_at(stripped, words)
     lead = words[lead_at] if words else ""
@@ -488,6 +493,48 @@ def _por_as_preposition(words: list[str], per_word: list[set[str]]) -> None:
             per_word[index].discard("play")
 
 
+# Who else may do something in a line: "…e alguém pega mais gelo", "…and he takes it".
+_THIRD_PERSONS = frozenset(
+    {"he", "she", "they", "il", "elle", "ils", "elles", "ele", "ela", "eles", "elas", "hij",
+     "zij"}
+)  # fmt: skip
+
+
+def _others_do(
+    text: str, words: list[str], per_word: list[set[str]], names: frozenset[str]
+) -> None:
+    """The speaker's move, then "and" someone else doing something ("descarta o nove de
+    paus e alguém pega mais gelo aí", "discard the queen and Ben takes the crisps"): the
+    verb right after that someone is theirs and names nothing of the speaker's."""
+    if text.rstrip().endswith("?"):
+        return  # "do I get another turn after someone goes out?"
+    for at in range(2, len(words) - 1):
+        word = words[at]
+        if words[at - 1] not in _AND:
+            continue
+        if not (word in names or word in _THIRD_PERSONS or "someone" in per_word[at]):
+            continue
+        if not any(found & _ACTS for found in per_word[: at - 1]):
+            continue  # only when the speaker's own move came first
+        for after in (at + 1, at + 2):
+            if after < len(words):
+                per_word[after] -= _ACTS
+        return
+
+
+_AND = frozenset({"and", "e", "et", "en", "while", "pendant", "enquanto", "terwijl"})
+
+
+_TO = frozenset({"to", "de", "d", "te"})  # before an infinitive: "turn to play", "de jouer"
+
+
+def _only_to_play(words: list[str], per_word: list[set[str]]) -> bool:
+    """Every word of playing is an infinitive after "to", "de", "te" ("à moi de jouer",
+    "a minha vez de jogar", "my turn to play"): what the turn is for, no move named."""
+    playing = [at for at, found in enumerate(per_word) if "play" in found]
+    return bool(playing) and all(at and words[at - 1] in _TO for at in playing)
+
+
 def _only_wanting(words: list[str], per_word: list[set[str]]) -> bool:
     """Every word that says "take" is a word of wanting ("I want…", "ik wil…")."""
     taking = [word for word, found in zip(words, per_word, strict=True) if "take" in found]
@@ -523,6 +570,16 @@ def _rank_letters(words: list[str], upper: list[bool], lang: str | None) -> None
         capital = upper[index] and word in ("k", "q")
         if before_suit or capital or (word == "q" and lang in (None, "en")):
             words[index] = _RANK_LETTERS[word]
+
+
+_DUTCH_PRONOUNS = frozenset({"ik", "je", "jij", "hij", "ze", "zij", "we", "wij", "u", "jullie"})
+
+
+def _wilde_as_verb(words: list[str]) -> None:
+    """Dutch "wilde" before its subject is "wanted" ("wat wilde ik zeggen"), not "wild"."""
+    for index in range(len(words) - 1):
+        if words[index] == "wilde" and words[index + 1] in _DUTCH_PRONOUNS:
+            words[index] = "wou"
 
 
 def _de_misheard(words: list[str]) -> None:
@@ -1349,8 +1406,8 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
                 continue  # "mijn harten neer", "la suite de cœur et…": a run, no card heard
             if real_suit and not (_suit_follows(words, index) or before):
                 continue  # "zo, klaveren negen": the suit is the next rank's
-            if not real_suit and len(word) < 4:
-                continue  # "is the pizza": two short sounds are no card
+            if not real_suit and len(word) < 4 and not _of_follows(words, index, lang):
+                continue  # "is the pizza": two short sounds are no card ("for of hurts" is)
             # Both by their sound, or the rank only by a rhyme: a guess, sent only if legal.
             heard = not real_suit or RANK_SOUNDS.closest(word) is None
             rank = -rank
@@ -1412,6 +1469,13 @@ def _suit_follows(words: list[str], index: int) -> bool:
     return after in SUIT_WORDS or (
         len(after) >= 4 and _unknown(after) and SUIT_SOUNDS.closest(after) is not None
     )
+
+
+def _of_follows(words: list[str], index: int, lang: str | None) -> bool:
+    """A card's own "of" right after the word: "the for of hurts", "le sis de cœur" (not
+    Dutch "de", the article: "doe de klaver negen weg")."""
+    of = {"of", "van"} | ({"de"} if lang in ("fr", "pt") else set())
+    return index + 1 < len(words) and words[index + 1] in of
 
 
 def _next_is_card(words: list[str], index: int) -> bool:

@@ -106,7 +106,8 @@ def _understand_line(
         parts[0] for name in (names or {}).values() if (parts := normalize(name))
     )
     reading = read(text, lang, first_names)
-    if not reading.words:
+    if not reading.words or (reading.has("aside") and not (reading.cards or reading.piles)):
+        # "what was I going to say": said to oneself, nothing asked of the assistant
         return Refusal("not_understood", {"text": text.strip()[:80]})
     understood = _by_rules(text, reading, state, names or {})
     if (

@@ -468,7 +468,10 @@ FILLERS = frozenset(
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
      "geloof", "eentje", "zo", "tja", "good", "goed", "voorlopig", "train",
-     "jullie", "voces", "vous", "guys", "als", "if"}}
+     "jullie", "voces", "vous", "guys", "als", "if",
+     # good, quickly: "tá bom, vou comprar", "bon je pioche vite fait", "snel even trekken"
+     "bom", "bien", "vite", "fait", "quick", "quickly", "snel", "rapido", "rapidinho",
+     "depressa"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
