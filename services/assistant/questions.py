@@ -33,6 +33,8 @@ KINGS, CROWNS = "kings-corner", "five-crowns"
 
 def ask(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     """The answer when the line is a question the assistant knows; None when it is not."""
+    if reading.has("told"):
+        return None  # "Zoé heeft nog maar twee kaarten, spannend": news of her, not asked
     for recognise in _QUESTIONS:
         answered = recognise(reading, state, names)
         if answered is not None:
@@ -92,8 +94,8 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 
 def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if reading.any("first") and reading.any("draw", "take"):
-        return None  # "il faut piocher avant ?": the rule, not advice
+    if reading.any("first", "start", "every") and reading.any("draw", "take"):
+        return None  # "il faut piocher avant ?", "…aan het begin altijd pakken?": the rule
     if reading.any("need", "have") and reading.any("go_out") and not reading.cards:
         return None  # "what must I have to go out?": the rule
     if reading.any("say") and (reading.any("you") or "te" in reading.words):
@@ -575,6 +577,8 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     )
     if not mine:
         return None
+    if not (reading.question or reading.any("show") or len(_content(reading)) <= 3):
+        return None  # "ik heb gewoon slechte kaarten vandaag": said, not asked
     if state is None:
         return Refusal("no_game_yet")
     return hand_answer(state)
@@ -626,6 +630,8 @@ def standings_answer(
     if not scored or not scores or by_cards:
         if not counts or (_me(reading) and not reading.any("who")):
             return Answer("no_scores")
+        if not (by_cards or reading.any("who", "lead", "fewest")):
+            return Answer("no_scores")  # "c'est quoi le score ?": none kept; not "who's winning?"
         fewest = min(counts)
         leaders = [seat for seat, count in enumerate(counts) if count == fewest]
         if me in leaders and len(leaders) == 1:

@@ -75,6 +75,7 @@ class CardSpec:
     joker: bool = False
     wild: bool = False
     heard: bool = False  # its rank and suit both only by their sound: only ever a legal action
+    one: bool = False  # one card of a suit, said so ("um de paus", "een harten"): a card named
 
     def matches(self, text: str, wild_rank: int | None = None) -> bool:
         """Whether the card ``text`` ("7H", "JK") is one this could name."""
@@ -332,6 +333,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         if words[index] == "out" and "discard" in per_word[index - 1]:
             per_word[index].discard("go_out")  # "throw out the four", "chuck out": discard
     _others_do(text, words, per_word, names)
+    _compared(words, per_word)
     negated = _negated(words, per_word)
     concepts: set[str] = set(added).union(*per_word)
     if speaker in (None, "nl"):
@@ -394,6 +396,10 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
             phrase, add = span[2][0], span[2][1]
             if phrase[0] == "^" and phrase[-1] == "$":
                 concepts |= add
+    if another_time(text, speaker):
+        concepts.add("past")  # "vorige week won Ben…", "na última partida…": then, not now
+    if about_another and _tells_a_number(words, cards) and words[-1] not in _TAGS:
+        concepts.add("told")  # "o Ben com quarenta e dois pontos, coitado": news, not asked
     if refused_out:
         concepts.add("not_going_out")  # "descarta o rei, mas não vou bater ainda"
     if "go_out" in concepts and cards:
@@ -491,6 +497,27 @@ def _por_as_preposition(words: list[str], per_word: list[set[str]]) -> None:
         putting = after in ("o", "a", "os", "as", "este", "esse", "essa", "esta", "meu", "minha")
         if word == "por" and not (putting or after in RANK_WORDS):
             per_word[index].discard("play")
+
+
+_BETTER = frozenset(
+    {"meilleur", "meilleure", "meilleurs", "meilleures", "melhor", "melhores", "best", "beste"}
+)
+_SUBJECTS = frozenset({"je", "j", "tu", "il", "elle", "on", "eu", "voce", "ele", "ela", "nos"})
+
+
+def _compared(words: list[str], per_word: list[set[str]]) -> None:
+    """ "meilleure que mes cartes", "melhor do que", "better than": a comparison, no advice
+    asked (French "meilleur", Portuguese "melhor" are "best" and "better" alike; not "la
+    meilleure que je peux jouer", the best I can play)."""
+    for index in range(len(words) - 1):
+        after = words[index + 1 : index + 3]
+        than = (
+            after[0] in ("than", "dan")
+            or after == ["do", "que"]
+            or (after[0] == "que" and (len(after) == 1 or after[1] not in _SUBJECTS))
+        )
+        if words[index] in _BETTER and than:
+            per_word[index].discard("hint")  # no advice asked
 
 
 # Who else may do something in a line: "…e alguém pega mais gelo", "…and he takes it".
@@ -670,10 +697,45 @@ def _corrected(text: str) -> str:
         if suits:
             head[suits[0]] = suit_only[1]  # "seis de paus no sete…, não, o de espadas"
             return " ".join(head)
+    of_suit = _OF_SUIT.match(last)
+    if of_suit and plain(of_suit[1]) in SUIT_WORDS and not _names_a_card(of_suit[2]):
+        head = parts[0].split()
+        suits = [at for at, word in enumerate(head) if plain(word) in SUIT_WORDS]
+        if suits:  # "seis de espadas, não, de paus, no leste": the suit, and the rest
+            head[suits[0]] = of_suit[1]
+            return " ".join([*head, of_suit[2]])
+    if _names_a_pile(last) and not _names_a_card(last) and not _verbs_in(last):
+        head = _before_pile(parts[0])  # "six of spades on north, sorry, I mean east"
+        if head is not None and _names_a_card(head):
+            return f"{head} {last.strip()}"
     if _names_a_card(last) and not _verbs_in(last):  # not "pass the chips, no, the bowl"
         said = [word for word in parts[0].split() if _verbs_in(word)]
         last = " ".join([*said[:1], last])
     return last
+
+
+# "…, não, de paus, no leste": only the suit corrected ("of clubs", "van klaveren").
+_OF_SUIT = re.compile(r"^\s*(?:of|de|van)\s+(\w+)\W*(.*)$", re.IGNORECASE | re.DOTALL)
+_PILE_WORDS = frozenset(
+    {*VERTICAL, *HORIZONTAL, *CORNER_WORDS, *SCREEN_VERTICAL, *SCREEN_HORIZONTAL}
+)
+
+
+def _names_a_pile(text: str) -> bool:
+    return any(word in _PILE_WORDS for word in normalize(text))
+
+
+def _before_pile(text: str) -> str | None:
+    """The words before the first pile said, and the "on" that leads to it: the card of
+    a line whose pile is corrected ("valet de cœur sur l'ouest… non, sur le nord")."""
+    tokens = text.split()
+    for at, token in enumerate(tokens):
+        if any(word in _PILE_WORDS for word in normalize(token)):
+            kept = tokens[:at]
+            while kept and all(w in ONTO or w in ARTICLES for w in normalize(kept[-1])):
+                kept.pop()
+            return " ".join(kept)
+    return None
 
 
 def _names_a_card(text: str) -> bool:
@@ -1053,6 +1115,51 @@ def _later(words: list[str], per_word: list[set[str]]) -> bool:
     )
 
 
+# Another time than this game's: a story told, nothing asked or played now.
+_PAST = re.compile(
+    r"\b(?:last|previous)\s+(?:week|night|time|year|christmas|sunday)\b|\byesterday\b"
+    r"|\b(?:in|at)\s+the\s+(?:last|previous)\s+game\b|\bthe\s+other\s+(?:day|night)\b"
+    r"|\b(?:la\s+)?semaine\s+derni[eè]re\b|\bla\s+derni[eè]re\s+fois\b"
+    r"|\bl['’ ]autre\s+(?:jour|soir)\b|\b(?:à|a|dans)\s+la\s+derni[eè]re\s+partie\b"
+    r"|\bontem\b|\b(?:na\s+)?semana\s+passada\b|\bda\s+[uú]ltima\s+vez\b"
+    r"|\bno\s+outro\s+dia\b|\bna\s+[uú]ltima\s+partida\b|\bna\s+partida\s+passada\b"
+    r"|\bgisteren\b|\bvorige\s+(?:week|keer|maand|zondag)\b|\bvorig\s+(?:jaar|potje|spel)\b"
+    r"|\bde\s+vorige\s+keer\b|\bhet\s+vorige\s+spel\b",
+    re.IGNORECASE,
+)
+
+
+def another_time(text: str, lang: str | None = None) -> bool:
+    """Whether the line tells of another time than this game's ("last week", French
+    "hier"; Dutch "hier" is here)."""
+    if lang == "fr" and re.search(r"\bhier\b", text, re.IGNORECASE):
+        return True
+    return _PAST.search(text) is not None
+
+
+# Numbers past the cards' ranks, said of points: "vingt points", "quarenta e dois".
+_TENS = frozenset(
+    {"twenty", "thirty", "forty", "fifty", "sixty", "vingt", "trente", "quarante", "cinquante",
+     "soixante", "vinte", "trinta", "quarenta", "cinquenta", "sessenta", "twintig", "dertig",
+     "veertig", "vijftig", "zestig"}
+)  # fmt: skip
+# A last word asking to agree: "o ben tem doiz cartas só né", "Zoé a trois cartes, hein".
+_TAGS = frozenset({"ne", "hein", "right", "toch", "non", "eh", "nao", "ja", "niet", "no"})
+
+
+def _tells_a_number(words: list[str], cards: tuple[CardSpec, ...]) -> bool:
+    """A count or points said as a number (no card: a rank alone, no suit or colour)."""
+    said = any(w in _TENS or (w.isdigit() and int(w) > 13) for w in words)
+    return said or any(
+        spec.rank is not None
+        and spec.rank <= 10
+        and spec.suit is None
+        and spec.colour is None
+        and not spec.one
+        for spec in cards
+    )
+
+
 # Whether a move is worth it, asked: advice.
 _WORTH = re.compile(
     r"\bis it worth\b|\bworth (?:it|taking|picking|drawing|playing)\b|\bvale a pena\b"
@@ -1382,10 +1489,10 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
         if (
             word in WEAK_RANKS
             and word != "as"
-            and words[index + 1 : index + 2]
-            and (words[index + 1] in SUIT_WORDS)
+            and not word.isdigit()
+            and _one_of_a_suit(words, index)
         ):
-            continue  # "je vire un pique", "een harten": an article before a suit
+            continue  # "je vire un pique", "een harten", "um de paus": a card of that suit
         if rank < 0 and word in CONCEPTS["meld"].get(lang or "", ()):
             continue  # "la suite de cœur" is a run, not a seven heard as "suite"
         if rank < 0 and word in _NEVER_A_RANK:
@@ -1423,7 +1530,8 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
             and not _next_is_card(words, index)
             and not _a_group(words, index, lang)
         ):
-            cards.append(_spec(words, index, None, SUIT_WORDS[word], None))
+            spec = _spec(words, index, None, SUIT_WORDS[word], None)
+            cards.append(replace(spec, one=_one_before(words, index)))
     cards.sort(key=lambda spec: spec.at)
     return tuple(cards)
 
@@ -1469,6 +1577,26 @@ def _suit_follows(words: list[str], index: int) -> bool:
     return after in SUIT_WORDS or (
         len(after) >= 4 and _unknown(after) and SUIT_SOUNDS.closest(after) is not None
     )
+
+
+def _one_of_a_suit(words: list[str], index: int) -> bool:
+    """ "un pique", "een harten", "um de paus", "one of clubs": one card of the suit (the ace
+    is called by its name), the word an article or "one"."""
+    after = words[index + 1 : index + 3]
+    return bool(after) and (
+        after[0] in SUIT_WORDS or (len(after) == 2 and after[0] in _OF and after[1] in SUIT_WORDS)
+    )
+
+
+_OF = frozenset({"of", "de", "van"})
+
+
+def _one_before(words: list[str], index: int) -> bool:
+    """The suit at ``index`` said as one card of it: "um de paus", "een harten"."""
+    before = index - 1
+    if before >= 1 and words[before] in _OF:
+        before -= 1
+    return before >= 0 and words[before] in WEAK_RANKS and words[before] not in ("as", "1")
 
 
 def _of_follows(words: list[str], index: int, lang: str | None) -> bool:
