@@ -739,6 +739,25 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     return value_answer(reading, state, wild_said)
 
 
+_OF_THE_WORDS = frozenset(
+    {"of", "the", "this", "de", "la", "le", "cette", "ce", "da", "do", "desta", "dessa",
+     "nesta", "van", "het", "deze", "dit", "for", "pour", "para"}
+)  # fmt: skip
+
+
+def _of_the_round(reading: Reading, at: int) -> bool:
+    """ "le joker de la manche", "the joker of this round": the round's own wild, not the
+    joker at "the end of the round"."""
+    later = at + 1
+    while later < len(reading.words) and reading.words[later] in _OF_THE_WORDS:
+        later += 1
+    return (
+        later > at + 1
+        and later < len(reading.words)
+        and "round" in concepts_of(reading.words[later])
+    )
+
+
 def _talk(reading: Reading) -> bool:
     """A statement among words the assistant does not know ("…com esse jogo kkk")."""
     return any(len(w) > 2 and not is_known(w) and w not in FILLERS for w in reading.words)
@@ -750,7 +769,7 @@ def value_answer(reading: Reading, state: State, wild_said: bool) -> Answer:
     wild = state.get("wild_rank")
     wild_rank = wild if isinstance(wild, int) else 0
     spec = reading.cards[0] if reading.cards else None
-    round_joker = spec is not None and spec.joker and reading.any("round")
+    round_joker = spec is not None and spec.joker and _of_the_round(reading, spec.at)
     if game == CROWNS and (wild_said or round_joker):  # "le joker de la manche": its wild
         return Answer("card_value_wild", {"points": WILD_PENALTY, "wild_rank": wild_rank})
     if spec is not None and spec.joker:
@@ -813,6 +832,8 @@ def _rules(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     asking = reading.question or reading.any("mean", "when", "how")
     if not asking or reading.about_another:
         return None  # "Ben a encore eu un roi pour son coin": news of Ben, no rule asked
+    if reading.cards and reading.asks_it_done() and not reading.any("mean", "how", "when"):
+        return None  # "could you put my king in a corner for me": the move, asked for
     game = state.get("game") if state else None
     options: Mapping[str, Any] = (state.get("options") or {}) if state else {}
     topic = _crowns_topic(reading, options) if game == CROWNS else None

@@ -138,6 +138,14 @@ class Reading:
     def any(self, *concepts: str) -> bool:
         return any(concept in self.concepts for concept in concepts)
 
+    def asks_it_done(self) -> bool:
+        """The assistant asked to do something with the speaker's own card, "for me" or
+        "please" ("could you put my king in a corner for me"): a move, not a rule (a
+        general "can you put a queen in a corner?" asks the rule)."""
+        words = set(self.words)
+        pairs = set(itertools.pairwise(self.words))
+        return "you" in self.concepts and bool(words & _POLITE or pairs & _FOR_ME or words & _MY)
+
     def asks_opinion(self) -> bool:
         """What the assistant would do in the speaker's place, asked ("would you take the
         queen?", "tu prendrais la dame ?", "zou jij de vrouw pakken?"): advice, not a
@@ -148,6 +156,9 @@ class Reading:
             return False
         would_you = ("would", "you") in pairs or any(p in pairs for p in _ZOU_JIJ)
         return would_you or ("conditional" in self.concepts and bool(words & _YOU_FAMILIAR))
+
+
+_MY = frozenset({"my", "mon", "ma", "mes", "meu", "minha", "meus", "minhas", "mijn", "m"})
 
 
 _POLITE = frozenset(  # "would you mind…", "zou je … willen": a request
@@ -192,7 +203,12 @@ def tokens(text: str) -> tuple[list[str], list[bool]]:
     ]
     for at, raw in enumerate(raws):
         word = raw.lower()
-        parts = split_compound(word) or _elided(word) or _contracted(word, raws[at + 1 : at + 3])
+        parts = (
+            split_compound(word)
+            or _elided(word)
+            or _contracted(word, raws[at + 1 : at + 3])
+            or _pile_compound(word)
+        )
         for part in parts or (word,):
             twice = bool(words) and part == words[-1] and not (part.isdigit() or upper[-1])
             if words and (_joined(words, part) or (twice and not _initials(raw))):
@@ -221,10 +237,23 @@ def _unabbreviated(
     return out_words, out_upper
 
 
+_CORNER_NOUNS = frozenset({"corner", "coin", "canto", "cantinho", "hoek", "hoekje"})
 _SPLIT_SUITS = frozenset(w for w in SUIT_WORDS if w.endswith("en"))  # "klaver en", "hart en"
 _SPLIT_SIDES = frozenset(  # "ou est", "o este", "sudo este"
     w for w in (*HORIZONTAL, *CORNER_WORDS) if len(w) >= 5
 )
+
+
+_PLACES = tuple(sorted((*VERTICAL, *HORIZONTAL, *CORNER_WORDS), key=len, reverse=True))
+_PLACE_NOUNS = frozenset({"hoek", "hoekje", "kant", "stapel", "rij", "vak", "vakje", "plek"})
+
+
+def _pile_compound(word: str) -> tuple[str, str] | None:
+    """A Dutch compound of a place and a pile's noun: "noordoosthoek", "oostkant"."""
+    for place in _PLACES:
+        if word.startswith(place) and word[len(place) :] in _PLACE_NOUNS:
+            return place, word[len(place) :]
+    return None
 
 
 def _initials(raw: str) -> bool:
@@ -242,7 +271,7 @@ def _joined(words: list[str], part: str) -> bool:
         return True
     if joined in _SPLIT_SIDES and len(words) >= 2:
         before = words[-2]
-        if before in VERTICAL or before in ONTO:
+        if before in VERTICAL or before in ONTO or before in _CORNER_NOUNS:  # "canto nor deste"
             words[-1] = joined
             return True
     return False
@@ -343,7 +372,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     piles, placed_at = _placed_spots(words, piles)
     if piles and not any(spec.source for spec in piles) and _only_wanting(words, per_word):
         concepts.discard("take")  # "ik wil de rode aas op noord": wanting it there, a play
-    if placed_at:
+    if placed_at or any(at < len(words) and words[at] in _SCREEN_SIDES for at in pile_at):
         concepts -= {"lead", "score"}  # "op de lege plek bovenaan": a place, not the leader
     cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker, pile_at)
     cards = _said_again(cards)
@@ -1282,6 +1311,7 @@ def _piles(
         word = words[index]
         following = words[index + 1] if index + 1 < len(words) else ""
         code: str | None = None
+        role_at: int | None = None  # where the pile's role is read, if not at its word
         width = 1
         if word in CORNER_WORDS:
             code = CORNER_WORDS[word]
@@ -1298,6 +1328,8 @@ def _piles(
             code = HORIZONTAL[word]
         elif (corner := _screen_corner(words, index)) is not None:
             code, width = corner
+        elif (screen := _screen_side(words, index)) is not None:
+            code, role_at = screen  # "the pile on the right", "celui du haut", "die bovenaan"
         elif upper[index] and word.upper() in PILE_CODES:
             code = word.upper()
         elif upper[index] and (letters := _pile_letters(words, index, lang)) is not None:
@@ -1309,7 +1341,7 @@ def _piles(
         ):
             code = PILE_SOUNDS.closest(word, lang, short=True)
         if code is not None:
-            onto, source = _role(words, index)
+            onto, source = _role(words, index if role_at is None else role_at)
             piles.append(PileSpec(code, index, onto=onto, source=source, corner=len(code) == 2))
             used.update(range(index, index + width))
         elif "empty" in concepts_of(word) or "corner" in concepts_of(word):
@@ -1320,6 +1352,38 @@ def _piles(
                 width = 2
         index += width
     return tuple(piles), used
+
+
+# Words for a pile, and for "the one", before a side said by where it lies on the screen.
+_PILE_NOUN_WORDS = frozenset({"pile", "stack", "tas", "pilha", "monte", "stapel", "rij"})
+_THE_ONE = frozenset({"celui", "celle", "o", "a", "die", "dat"})
+_OF_THE = frozenset({"on", "at", "to", "of", "de", "du", "da", "do", "van", "aan", "op", "in"})
+
+
+def _screen_side(words: list[str], index: int) -> tuple[str, int] | None:
+    """A side pile said by where it lies on the screen, and where its role is read: "the
+    pile on the right", "le tas de droite", "de stapel van rechts" (its role at the pile's
+    word); "on the top one", "sur celui du haut", "op die bovenaan" (after an "on"). A
+    screen word alone ("right", "top") is none: "the top one" taken is the pile's top card."""
+    code = _SCREEN_SIDES.get(words[index])
+    if code is None or words[index + 1 : index + 2] in (["of"], ["de"], ["van"], ["do"]):
+        return None  # "on top of north", "em cima do norte": a preposition
+    before = index - 1
+    while before >= 0 and words[before] in ("the", "la", "le", "het", "l"):
+        before -= 1
+    if before >= 1 and words[before] in _OF_THE and words[before - 1] in _PILE_NOUN_WORDS:
+        return code, before - 1  # "the pile on the right", "le tas de droite"
+    if before >= 1 and words[before] in _OF_THE:
+        before -= 1  # "celui du haut", "a de cima": past the "of"
+        if words[before] in ONTO:
+            return code, before + 1  # "pra de cima", "no de baixo": "a" run into "pra"
+    if before >= 1 and words[before] in _THE_ONE and words[before - 1] in ONTO:
+        return code, before  # "sur celui du haut", "op die bovenaan"
+    after = words[index + 1] if index + 1 < len(words) else ""
+    onto = any(w in ONTO for w in words[max(0, index - 3) : index])
+    if after in ("one", *_PILE_NOUN_WORDS) and words[index] != "right" and onto:
+        return code, index  # "on the top one", "on the left pile" (not "the right one")
+    return None
 
 
 def _heard_vertical(word: str, lang: str | None) -> str | None:
@@ -1360,6 +1424,13 @@ def _placed_spots(
     return tuple(placed), used
 
 
+# Words that lead to a second pile: "the pile on the right onto the top one" is two piles
+# ("en haut à droite", "at the top on the right" one corner).
+_ONTO_BREAKS = frozenset(
+    {"onto", "into", "to", "over", "sur", "vers", "para", "pra", "pro", "sobre", "naar", "op"}
+)
+
+
 def _screen_corner(words: list[str], index: int) -> tuple[str, int] | None:
     """ "top right", "right top", "en haut à droite", "rechtsboven": a corner and its width."""
     word = words[index]
@@ -1369,6 +1440,8 @@ def _screen_corner(words: list[str], index: int) -> tuple[str, int] | None:
     ):
         if word in first:
             for gap, later in enumerate(words[index + 1 : index + 4], start=1):
+                if later in _ONTO_BREAKS or later in _PILE_NOUN_WORDS:
+                    break  # "the pile on the right onto the top one": two piles
                 if later in second:
                     vertical = first[word] if first is SCREEN_VERTICAL else second[later]
                     horizontal = second[later] if first is SCREEN_VERTICAL else first[word]

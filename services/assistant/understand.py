@@ -565,11 +565,23 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
         if spec.onto:
             continue
         if not any(spec.matches(held, wild) for held in hand):
+            if not verbs and _lies_where_said(spec, reading, state):
+                # "die harten zeven ligt al de hele avond op oost": the table spoken of
+                return Refusal("not_understood", {"text": text.strip()[:80]})
             return Refusal("card_not_held", {"card": spec.shown()})
         return Refusal("no_move_for_card", {"card": spec.shown()})
     if reading.cards or ((reading.piles or verbs) and clear):
         return Refusal("no_such_move")  # not "my sister moved up north": table talk
     return Refusal("not_understood", {"text": text.strip()[:80]})
+
+
+def _lies_where_said(spec: CardSpec, reading: Reading, state: Mapping[str, Any]) -> bool:
+    """A card not held, said with the pile it lies in among words the assistant does not
+    know: talk about the table ("esse dez de copas no sudoeste tá lá desde o começo")."""
+    piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
+    codes = [pile.code for pile in reading.piles if pile.code is not None]
+    lying = any(spec.matches(str(card)) for code in codes for card in piles.get(code) or [])
+    return lying and any(_unknown_word(word) for word in reading.words)
 
 
 def _whole_action(reading: Reading, game: str) -> Action | None:
