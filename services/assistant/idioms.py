@@ -76,6 +76,10 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("turn is over", "end_turn"),
     _idiom("what do you reckon", "hint"),
     _idiom("what do you think", "hint"),
+    # A thought lost, said to oneself: nothing asked of the assistant.
+    _idiom("was i gonna", "aside", "what say mean me"),
+    _idiom("was i going to", "aside", "what say mean me"),
+    _idiom("what was i saying", "aside", "what say mean me"),
     # French
     _idiom("le plus proche de sortir", "fewest card", "go_out play"),
     _idiom("arrete de", "", "end_turn"),  # "arrête de regarder mes cartes": stop doing
@@ -109,6 +113,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("se fait", "works"),
     _idiom("en penses quoi", "hint"),
     _idiom("qu en penses tu", "hint"),
+    _idiom("j allais dire", "aside", "what say mean me"),
+    _idiom("je disais quoi", "aside", "what say mean me"),
     # Portuguese
     _idiom("mais perto de bater", "fewest card", "go_out play"),
     _idiom("para de", "", "end_turn"),  # "para de olhar as minhas cartas"
@@ -140,6 +146,9 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("tem que", "need"),
     _idiom("tu achas", "hint"),
     _idiom("como e que eu to", "score me"),
+    _idiom("eu ia dizer", "aside", "what say mean me"),
+    _idiom("eu ia falar", "aside", "what say mean me"),
+    _idiom("eu estava dizendo", "aside", "what say mean me"),
     # Dutch
     _idiom("dichtst bij uitgaan", "fewest card", "go_out play"),
     _idiom("dichtst bij uit", "fewest card", "go_out play"),
@@ -170,6 +179,9 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("dat is alles", "end_turn"),
     _idiom("wat vind jij", "hint"),
     _idiom("wat denk je", "hint"),
+    _idiom("wilde ik zeggen", "aside", "what say mean me"),
+    _idiom("ging ik zeggen", "aside", "what say mean me"),
+    _idiom("was ik aan het zeggen", "aside", "what say mean me"),
 )
 
 

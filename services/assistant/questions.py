@@ -33,6 +33,8 @@ KINGS, CROWNS = "kings-corner", "five-crowns"
 
 def ask(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     """The answer when the line is a question the assistant knows; None when it is not."""
+    if reading.has("told"):
+        return None  # "Zoé heeft nog maar twee kaarten, spannend": news of her, not asked
     for recognise in _QUESTIONS:
         answered = recognise(reading, state, names)
         if answered is not None:
@@ -92,8 +94,8 @@ def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
 
 
 def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    if reading.any("first") and reading.any("draw", "take"):
-        return None  # "il faut piocher avant ?": the rule, not advice
+    if reading.any("first", "start", "every") and reading.any("draw", "take"):
+        return None  # "il faut piocher avant ?", "…aan het begin altijd pakken?": the rule
     if reading.any("need", "have") and reading.any("go_out") and not reading.cards:
         return None  # "what must I have to go out?": the rule
     if reading.any("say") and (reading.any("you") or "te" in reading.words):
@@ -575,6 +577,8 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     )
     if not mine:
         return None
+    if not (reading.question or reading.any("show") or len(_content(reading)) <= 3):
+        return None  # "ik heb gewoon slechte kaarten vandaag": said, not asked
     if state is None:
         return Refusal("no_game_yet")
     return hand_answer(state)
@@ -626,6 +630,8 @@ def standings_answer(
     if not scored or not scores or by_cards:
         if not counts or (_me(reading) and not reading.any("who")):
             return Answer("no_scores")
+        if not (by_cards or reading.any("who", "lead", "fewest")):
+            return Answer("no_scores")  # "c'est quoi le score ?": none kept; not "who's winning?"
         fewest = min(counts)
         leaders = [seat for seat, count in enumerate(counts) if count == fewest]
         if me in leaders and len(leaders) == 1:
@@ -733,6 +739,25 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     return value_answer(reading, state, wild_said)
 
 
+_OF_THE_WORDS = frozenset(
+    {"of", "the", "this", "de", "la", "le", "cette", "ce", "da", "do", "desta", "dessa",
+     "nesta", "van", "het", "deze", "dit", "for", "pour", "para"}
+)  # fmt: skip
+
+
+def _of_the_round(reading: Reading, at: int) -> bool:
+    """ "le joker de la manche", "the joker of this round": the round's own wild, not the
+    joker at "the end of the round"."""
+    later = at + 1
+    while later < len(reading.words) and reading.words[later] in _OF_THE_WORDS:
+        later += 1
+    return (
+        later > at + 1
+        and later < len(reading.words)
+        and "round" in concepts_of(reading.words[later])
+    )
+
+
 def _talk(reading: Reading) -> bool:
     """A statement among words the assistant does not know ("…com esse jogo kkk")."""
     return any(len(w) > 2 and not is_known(w) and w not in FILLERS for w in reading.words)
@@ -744,7 +769,7 @@ def value_answer(reading: Reading, state: State, wild_said: bool) -> Answer:
     wild = state.get("wild_rank")
     wild_rank = wild if isinstance(wild, int) else 0
     spec = reading.cards[0] if reading.cards else None
-    round_joker = spec is not None and spec.joker and reading.any("round")
+    round_joker = spec is not None and spec.joker and _of_the_round(reading, spec.at)
     if game == CROWNS and (wild_said or round_joker):  # "le joker de la manche": its wild
         return Answer("card_value_wild", {"points": WILD_PENALTY, "wild_rank": wild_rank})
     if spec is not None and spec.joker:
@@ -807,6 +832,8 @@ def _rules(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     asking = reading.question or reading.any("mean", "when", "how")
     if not asking or reading.about_another:
         return None  # "Ben a encore eu un roi pour son coin": news of Ben, no rule asked
+    if reading.cards and reading.asks_it_done() and not reading.any("mean", "how", "when"):
+        return None  # "could you put my king in a corner for me": the move, asked for
     game = state.get("game") if state else None
     options: Mapping[str, Any] = (state.get("options") or {}) if state else {}
     topic = _crowns_topic(reading, options) if game == CROWNS else None

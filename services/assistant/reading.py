@@ -75,6 +75,7 @@ class CardSpec:
     joker: bool = False
     wild: bool = False
     heard: bool = False  # its rank and suit both only by their sound: only ever a legal action
+    one: bool = False  # one card of a suit, said so ("um de paus", "een harten"): a card named
 
     def matches(self, text: str, wild_rank: int | None = None) -> bool:
         """Whether the card ``text`` ("7H", "JK") is one this could name."""
@@ -137,6 +138,14 @@ class Reading:
     def any(self, *concepts: str) -> bool:
         return any(concept in self.concepts for concept in concepts)
 
+    def asks_it_done(self) -> bool:
+        """The assistant asked to do something with the speaker's own card, "for me" or
+        "please" ("could you put my king in a corner for me"): a move, not a rule (a
+        general "can you put a queen in a corner?" asks the rule)."""
+        words = set(self.words)
+        pairs = set(itertools.pairwise(self.words))
+        return "you" in self.concepts and bool(words & _POLITE or pairs & _FOR_ME or words & _MY)
+
     def asks_opinion(self) -> bool:
         """What the assistant would do in the speaker's place, asked ("would you take the
         queen?", "tu prendrais la dame ?", "zou jij de vrouw pakken?"): advice, not a
@@ -147,6 +156,9 @@ class Reading:
             return False
         would_you = ("would", "you") in pairs or any(p in pairs for p in _ZOU_JIJ)
         return would_you or ("conditional" in self.concepts and bool(words & _YOU_FAMILIAR))
+
+
+_MY = frozenset({"my", "mon", "ma", "mes", "meu", "minha", "meus", "minhas", "mijn", "m"})
 
 
 _POLITE = frozenset(  # "would you mind…", "zou je … willen": a request
@@ -191,7 +203,12 @@ def tokens(text: str) -> tuple[list[str], list[bool]]:
     ]
     for at, raw in enumerate(raws):
         word = raw.lower()
-        parts = split_compound(word) or _elided(word) or _contracted(word, raws[at + 1 : at + 3])
+        parts = (
+            split_compound(word)
+            or _elided(word)
+            or _contracted(word, raws[at + 1 : at + 3])
+            or _pile_compound(word)
+        )
         for part in parts or (word,):
             twice = bool(words) and part == words[-1] and not (part.isdigit() or upper[-1])
             if words and (_joined(words, part) or (twice and not _initials(raw))):
@@ -220,10 +237,23 @@ def _unabbreviated(
     return out_words, out_upper
 
 
+_CORNER_NOUNS = frozenset({"corner", "coin", "canto", "cantinho", "hoek", "hoekje"})
 _SPLIT_SUITS = frozenset(w for w in SUIT_WORDS if w.endswith("en"))  # "klaver en", "hart en"
 _SPLIT_SIDES = frozenset(  # "ou est", "o este", "sudo este"
     w for w in (*HORIZONTAL, *CORNER_WORDS) if len(w) >= 5
 )
+
+
+_PLACES = tuple(sorted((*VERTICAL, *HORIZONTAL, *CORNER_WORDS), key=len, reverse=True))
+_PLACE_NOUNS = frozenset({"hoek", "hoekje", "kant", "stapel", "rij", "vak", "vakje", "plek"})
+
+
+def _pile_compound(word: str) -> tuple[str, str] | None:
+    """A Dutch compound of a place and a pile's noun: "noordoosthoek", "oostkant"."""
+    for place in _PLACES:
+        if word.startswith(place) and word[len(place) :] in _PLACE_NOUNS:
+            return place, word[len(place) :]
+    return None
 
 
 def _initials(raw: str) -> bool:
@@ -241,7 +271,7 @@ def _joined(words: list[str], part: str) -> bool:
         return True
     if joined in _SPLIT_SIDES and len(words) >= 2:
         before = words[-2]
-        if before in VERTICAL or before in ONTO:
+        if before in VERTICAL or before in ONTO or before in _CORNER_NOUNS:  # "canto nor deste"
             words[-1] = joined
             return True
     return False
@@ -316,6 +346,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         _to_misheard(words)
     if speaker in (None, "fr"):
         _de_misheard(words)
+    if speaker in (None, "nl"):
+        _wilde_as_verb(words)
     per_word = [set(concepts_of(word, speaker)) for word in words]
     _modal_want(words, per_word)
     _first_as_adverb(words, per_word)
@@ -329,6 +361,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     for index in range(1, len(words)):
         if words[index] == "out" and "discard" in per_word[index - 1]:
             per_word[index].discard("go_out")  # "throw out the four", "chuck out": discard
+    _others_do(text, words, per_word, names)
+    _compared(words, per_word)
     negated = _negated(words, per_word)
     concepts: set[str] = set(added).union(*per_word)
     if speaker in (None, "nl"):
@@ -338,10 +372,12 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     piles, placed_at = _placed_spots(words, piles)
     if piles and not any(spec.source for spec in piles) and _only_wanting(words, per_word):
         concepts.discard("take")  # "ik wil de rode aas op noord": wanting it there, a play
-    if placed_at:
+    if placed_at or any(at < len(words) and words[at] in _SCREEN_SIDES for at in pile_at):
         concepts -= {"lead", "score"}  # "op de lege plek bovenaan": a place, not the leader
     cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker, pile_at)
     cards = _said_again(cards)
+    if "turn" in concepts and not (cards or piles) and _only_to_play(words, per_word):
+        concepts.discard("play")  # "c'est à moi de jouer", "my turn to play": whose turn
     stripped = text.strip()
     lead_at = _lead_at(stripped, words)
     lead = words[lead_at] if words else ""
@@ -389,6 +425,10 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
             phrase, add = span[2][0], span[2][1]
             if phrase[0] == "^" and phrase[-1] == "$":
                 concepts |= add
+    if another_time(text, speaker):
+        concepts.add("past")  # "vorige week won Ben…", "na última partida…": then, not now
+    if about_another and _tells_a_number(words, cards) and words[-1] not in _TAGS:
+        concepts.add("told")  # "o Ben com quarenta e dois pontos, coitado": news, not asked
     if refused_out:
         concepts.add("not_going_out")  # "descarta o rei, mas não vou bater ainda"
     if "go_out" in concepts and cards:
@@ -488,6 +528,69 @@ def _por_as_preposition(words: list[str], per_word: list[set[str]]) -> None:
             per_word[index].discard("play")
 
 
+_BETTER = frozenset(
+    {"meilleur", "meilleure", "meilleurs", "meilleures", "melhor", "melhores", "best", "beste"}
+)
+_SUBJECTS = frozenset({"je", "j", "tu", "il", "elle", "on", "eu", "voce", "ele", "ela", "nos"})
+
+
+def _compared(words: list[str], per_word: list[set[str]]) -> None:
+    """ "meilleure que mes cartes", "melhor do que", "better than": a comparison, no advice
+    asked (French "meilleur", Portuguese "melhor" are "best" and "better" alike; not "la
+    meilleure que je peux jouer", the best I can play)."""
+    for index in range(len(words) - 1):
+        after = words[index + 1 : index + 3]
+        than = (
+            after[0] in ("than", "dan")
+            or after == ["do", "que"]
+            or (after[0] == "que" and (len(after) == 1 or after[1] not in _SUBJECTS))
+        )
+        if words[index] in _BETTER and than:
+            per_word[index].discard("hint")  # no advice asked
+
+
+# Who else may do something in a line: "…e alguém pega mais gelo", "…and he takes it".
+_THIRD_PERSONS = frozenset(
+    {"he", "she", "they", "il", "elle", "ils", "elles", "ele", "ela", "eles", "elas", "hij",
+     "zij"}
+)  # fmt: skip
+
+
+def _others_do(
+    text: str, words: list[str], per_word: list[set[str]], names: frozenset[str]
+) -> None:
+    """The speaker's move, then "and" someone else doing something ("descarta o nove de
+    paus e alguém pega mais gelo aí", "discard the queen and Ben takes the crisps"): the
+    verb right after that someone is theirs and names nothing of the speaker's."""
+    if text.rstrip().endswith("?"):
+        return  # "do I get another turn after someone goes out?"
+    for at in range(2, len(words) - 1):
+        word = words[at]
+        if words[at - 1] not in _AND:
+            continue
+        if not (word in names or word in _THIRD_PERSONS or "someone" in per_word[at]):
+            continue
+        if not any(found & _ACTS for found in per_word[: at - 1]):
+            continue  # only when the speaker's own move came first
+        for after in (at + 1, at + 2):
+            if after < len(words):
+                per_word[after] -= _ACTS
+        return
+
+
+_AND = frozenset({"and", "e", "et", "en", "while", "pendant", "enquanto", "terwijl"})
+
+
+_TO = frozenset({"to", "de", "d", "te"})  # before an infinitive: "turn to play", "de jouer"
+
+
+def _only_to_play(words: list[str], per_word: list[set[str]]) -> bool:
+    """Every word of playing is an infinitive after "to", "de", "te" ("à moi de jouer",
+    "a minha vez de jogar", "my turn to play"): what the turn is for, no move named."""
+    playing = [at for at, found in enumerate(per_word) if "play" in found]
+    return bool(playing) and all(at and words[at - 1] in _TO for at in playing)
+
+
 def _only_wanting(words: list[str], per_word: list[set[str]]) -> bool:
     """Every word that says "take" is a word of wanting ("I want…", "ik wil…")."""
     taking = [word for word, found in zip(words, per_word, strict=True) if "take" in found]
@@ -523,6 +626,16 @@ def _rank_letters(words: list[str], upper: list[bool], lang: str | None) -> None
         capital = upper[index] and word in ("k", "q")
         if before_suit or capital or (word == "q" and lang in (None, "en")):
             words[index] = _RANK_LETTERS[word]
+
+
+_DUTCH_PRONOUNS = frozenset({"ik", "je", "jij", "hij", "ze", "zij", "we", "wij", "u", "jullie"})
+
+
+def _wilde_as_verb(words: list[str]) -> None:
+    """Dutch "wilde" before its subject is "wanted" ("wat wilde ik zeggen"), not "wild"."""
+    for index in range(len(words) - 1):
+        if words[index] == "wilde" and words[index + 1] in _DUTCH_PRONOUNS:
+            words[index] = "wou"
 
 
 def _de_misheard(words: list[str]) -> None:
@@ -613,10 +726,45 @@ def _corrected(text: str) -> str:
         if suits:
             head[suits[0]] = suit_only[1]  # "seis de paus no sete…, não, o de espadas"
             return " ".join(head)
+    of_suit = _OF_SUIT.match(last)
+    if of_suit and plain(of_suit[1]) in SUIT_WORDS and not _names_a_card(of_suit[2]):
+        head = parts[0].split()
+        suits = [at for at, word in enumerate(head) if plain(word) in SUIT_WORDS]
+        if suits:  # "seis de espadas, não, de paus, no leste": the suit, and the rest
+            head[suits[0]] = of_suit[1]
+            return " ".join([*head, of_suit[2]])
+    if _names_a_pile(last) and not _names_a_card(last) and not _verbs_in(last):
+        head = _before_pile(parts[0])  # "six of spades on north, sorry, I mean east"
+        if head is not None and _names_a_card(head):
+            return f"{head} {last.strip()}"
     if _names_a_card(last) and not _verbs_in(last):  # not "pass the chips, no, the bowl"
         said = [word for word in parts[0].split() if _verbs_in(word)]
         last = " ".join([*said[:1], last])
     return last
+
+
+# "…, não, de paus, no leste": only the suit corrected ("of clubs", "van klaveren").
+_OF_SUIT = re.compile(r"^\s*(?:of|de|van)\s+(\w+)\W*(.*)$", re.IGNORECASE | re.DOTALL)
+_PILE_WORDS = frozenset(
+    {*VERTICAL, *HORIZONTAL, *CORNER_WORDS, *SCREEN_VERTICAL, *SCREEN_HORIZONTAL}
+)
+
+
+def _names_a_pile(text: str) -> bool:
+    return any(word in _PILE_WORDS for word in normalize(text))
+
+
+def _before_pile(text: str) -> str | None:
+    """The words before the first pile said, and the "on" that leads to it: the card of
+    a line whose pile is corrected ("valet de cœur sur l'ouest… non, sur le nord")."""
+    tokens = text.split()
+    for at, token in enumerate(tokens):
+        if any(word in _PILE_WORDS for word in normalize(token)):
+            kept = tokens[:at]
+            while kept and all(w in ONTO or w in ARTICLES for w in normalize(kept[-1])):
+                kept.pop()
+            return " ".join(kept)
+    return None
 
 
 def _names_a_card(text: str) -> bool:
@@ -996,6 +1144,51 @@ def _later(words: list[str], per_word: list[set[str]]) -> bool:
     )
 
 
+# Another time than this game's: a story told, nothing asked or played now.
+_PAST = re.compile(
+    r"\b(?:last|previous)\s+(?:week|night|time|year|christmas|sunday)\b|\byesterday\b"
+    r"|\b(?:in|at)\s+the\s+(?:last|previous)\s+game\b|\bthe\s+other\s+(?:day|night)\b"
+    r"|\b(?:la\s+)?semaine\s+derni[eè]re\b|\bla\s+derni[eè]re\s+fois\b"
+    r"|\bl['’ ]autre\s+(?:jour|soir)\b|\b(?:à|a|dans)\s+la\s+derni[eè]re\s+partie\b"
+    r"|\bontem\b|\b(?:na\s+)?semana\s+passada\b|\bda\s+[uú]ltima\s+vez\b"
+    r"|\bno\s+outro\s+dia\b|\bna\s+[uú]ltima\s+partida\b|\bna\s+partida\s+passada\b"
+    r"|\bgisteren\b|\bvorige\s+(?:week|keer|maand|zondag)\b|\bvorig\s+(?:jaar|potje|spel)\b"
+    r"|\bde\s+vorige\s+keer\b|\bhet\s+vorige\s+spel\b",
+    re.IGNORECASE,
+)
+
+
+def another_time(text: str, lang: str | None = None) -> bool:
+    """Whether the line tells of another time than this game's ("last week", French
+    "hier"; Dutch "hier" is here)."""
+    if lang == "fr" and re.search(r"\bhier\b", text, re.IGNORECASE):
+        return True
+    return _PAST.search(text) is not None
+
+
+# Numbers past the cards' ranks, said of points: "vingt points", "quarenta e dois".
+_TENS = frozenset(
+    {"twenty", "thirty", "forty", "fifty", "sixty", "vingt", "trente", "quarante", "cinquante",
+     "soixante", "vinte", "trinta", "quarenta", "cinquenta", "sessenta", "twintig", "dertig",
+     "veertig", "vijftig", "zestig"}
+)  # fmt: skip
+# A last word asking to agree: "o ben tem doiz cartas só né", "Zoé a trois cartes, hein".
+_TAGS = frozenset({"ne", "hein", "right", "toch", "non", "eh", "nao", "ja", "niet", "no"})
+
+
+def _tells_a_number(words: list[str], cards: tuple[CardSpec, ...]) -> bool:
+    """A count or points said as a number (no card: a rank alone, no suit or colour)."""
+    said = any(w in _TENS or (w.isdigit() and int(w) > 13) for w in words)
+    return said or any(
+        spec.rank is not None
+        and spec.rank <= 10
+        and spec.suit is None
+        and spec.colour is None
+        and not spec.one
+        for spec in cards
+    )
+
+
 # Whether a move is worth it, asked: advice.
 _WORTH = re.compile(
     r"\bis it worth\b|\bworth (?:it|taking|picking|drawing|playing)\b|\bvale a pena\b"
@@ -1118,6 +1311,7 @@ def _piles(
         word = words[index]
         following = words[index + 1] if index + 1 < len(words) else ""
         code: str | None = None
+        role_at: int | None = None  # where the pile's role is read, if not at its word
         width = 1
         if word in CORNER_WORDS:
             code = CORNER_WORDS[word]
@@ -1134,6 +1328,8 @@ def _piles(
             code = HORIZONTAL[word]
         elif (corner := _screen_corner(words, index)) is not None:
             code, width = corner
+        elif (screen := _screen_side(words, index)) is not None:
+            code, role_at = screen  # "the pile on the right", "celui du haut", "die bovenaan"
         elif upper[index] and word.upper() in PILE_CODES:
             code = word.upper()
         elif upper[index] and (letters := _pile_letters(words, index, lang)) is not None:
@@ -1145,7 +1341,7 @@ def _piles(
         ):
             code = PILE_SOUNDS.closest(word, lang, short=True)
         if code is not None:
-            onto, source = _role(words, index)
+            onto, source = _role(words, index if role_at is None else role_at)
             piles.append(PileSpec(code, index, onto=onto, source=source, corner=len(code) == 2))
             used.update(range(index, index + width))
         elif "empty" in concepts_of(word) or "corner" in concepts_of(word):
@@ -1156,6 +1352,38 @@ def _piles(
                 width = 2
         index += width
     return tuple(piles), used
+
+
+# Words for a pile, and for "the one", before a side said by where it lies on the screen.
+_PILE_NOUN_WORDS = frozenset({"pile", "stack", "tas", "pilha", "monte", "stapel", "rij"})
+_THE_ONE = frozenset({"celui", "celle", "o", "a", "die", "dat"})
+_OF_THE = frozenset({"on", "at", "to", "of", "de", "du", "da", "do", "van", "aan", "op", "in"})
+
+
+def _screen_side(words: list[str], index: int) -> tuple[str, int] | None:
+    """A side pile said by where it lies on the screen, and where its role is read: "the
+    pile on the right", "le tas de droite", "de stapel van rechts" (its role at the pile's
+    word); "on the top one", "sur celui du haut", "op die bovenaan" (after an "on"). A
+    screen word alone ("right", "top") is none: "the top one" taken is the pile's top card."""
+    code = _SCREEN_SIDES.get(words[index])
+    if code is None or words[index + 1 : index + 2] in (["of"], ["de"], ["van"], ["do"]):
+        return None  # "on top of north", "em cima do norte": a preposition
+    before = index - 1
+    while before >= 0 and words[before] in ("the", "la", "le", "het", "l"):
+        before -= 1
+    if before >= 1 and words[before] in _OF_THE and words[before - 1] in _PILE_NOUN_WORDS:
+        return code, before - 1  # "the pile on the right", "le tas de droite"
+    if before >= 1 and words[before] in _OF_THE:
+        before -= 1  # "celui du haut", "a de cima": past the "of"
+        if words[before] in ONTO:
+            return code, before + 1  # "pra de cima", "no de baixo": "a" run into "pra"
+    if before >= 1 and words[before] in _THE_ONE and words[before - 1] in ONTO:
+        return code, before  # "sur celui du haut", "op die bovenaan"
+    after = words[index + 1] if index + 1 < len(words) else ""
+    onto = any(w in ONTO for w in words[max(0, index - 3) : index])
+    if after in ("one", *_PILE_NOUN_WORDS) and words[index] != "right" and onto:
+        return code, index  # "on the top one", "on the left pile" (not "the right one")
+    return None
 
 
 def _heard_vertical(word: str, lang: str | None) -> str | None:
@@ -1196,6 +1424,13 @@ def _placed_spots(
     return tuple(placed), used
 
 
+# Words that lead to a second pile: "the pile on the right onto the top one" is two piles
+# ("en haut à droite", "at the top on the right" one corner).
+_ONTO_BREAKS = frozenset(
+    {"onto", "into", "to", "over", "sur", "vers", "para", "pra", "pro", "sobre", "naar", "op"}
+)
+
+
 def _screen_corner(words: list[str], index: int) -> tuple[str, int] | None:
     """ "top right", "right top", "en haut à droite", "rechtsboven": a corner and its width."""
     word = words[index]
@@ -1205,6 +1440,8 @@ def _screen_corner(words: list[str], index: int) -> tuple[str, int] | None:
     ):
         if word in first:
             for gap, later in enumerate(words[index + 1 : index + 4], start=1):
+                if later in _ONTO_BREAKS or later in _PILE_NOUN_WORDS:
+                    break  # "the pile on the right onto the top one": two piles
                 if later in second:
                     vertical = first[word] if first is SCREEN_VERTICAL else second[later]
                     horizontal = second[later] if first is SCREEN_VERTICAL else first[word]
@@ -1325,10 +1562,10 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
         if (
             word in WEAK_RANKS
             and word != "as"
-            and words[index + 1 : index + 2]
-            and (words[index + 1] in SUIT_WORDS)
+            and not word.isdigit()
+            and _one_of_a_suit(words, index)
         ):
-            continue  # "je vire un pique", "een harten": an article before a suit
+            continue  # "je vire un pique", "een harten", "um de paus": a card of that suit
         if rank < 0 and word in CONCEPTS["meld"].get(lang or "", ()):
             continue  # "la suite de cœur" is a run, not a seven heard as "suite"
         if rank < 0 and word in _NEVER_A_RANK:
@@ -1349,8 +1586,8 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
                 continue  # "mijn harten neer", "la suite de cœur et…": a run, no card heard
             if real_suit and not (_suit_follows(words, index) or before):
                 continue  # "zo, klaveren negen": the suit is the next rank's
-            if not real_suit and len(word) < 4:
-                continue  # "is the pizza": two short sounds are no card
+            if not real_suit and len(word) < 4 and not _of_follows(words, index, lang):
+                continue  # "is the pizza": two short sounds are no card ("for of hurts" is)
             # Both by their sound, or the rank only by a rhyme: a guess, sent only if legal.
             heard = not real_suit or RANK_SOUNDS.closest(word) is None
             rank = -rank
@@ -1366,7 +1603,8 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
             and not _next_is_card(words, index)
             and not _a_group(words, index, lang)
         ):
-            cards.append(_spec(words, index, None, SUIT_WORDS[word], None))
+            spec = _spec(words, index, None, SUIT_WORDS[word], None)
+            cards.append(replace(spec, one=_one_before(words, index)))
     cards.sort(key=lambda spec: spec.at)
     return tuple(cards)
 
@@ -1412,6 +1650,33 @@ def _suit_follows(words: list[str], index: int) -> bool:
     return after in SUIT_WORDS or (
         len(after) >= 4 and _unknown(after) and SUIT_SOUNDS.closest(after) is not None
     )
+
+
+def _one_of_a_suit(words: list[str], index: int) -> bool:
+    """ "un pique", "een harten", "um de paus", "one of clubs": one card of the suit (the ace
+    is called by its name), the word an article or "one"."""
+    after = words[index + 1 : index + 3]
+    return bool(after) and (
+        after[0] in SUIT_WORDS or (len(after) == 2 and after[0] in _OF and after[1] in SUIT_WORDS)
+    )
+
+
+_OF = frozenset({"of", "de", "van"})
+
+
+def _one_before(words: list[str], index: int) -> bool:
+    """The suit at ``index`` said as one card of it: "um de paus", "een harten"."""
+    before = index - 1
+    if before >= 1 and words[before] in _OF:
+        before -= 1
+    return before >= 0 and words[before] in WEAK_RANKS and words[before] not in ("as", "1")
+
+
+def _of_follows(words: list[str], index: int, lang: str | None) -> bool:
+    """A card's own "of" right after the word: "the for of hurts", "le sis de cœur" (not
+    Dutch "de", the article: "doe de klaver negen weg")."""
+    of = {"of", "van"} | ({"de"} if lang in ("fr", "pt") else set())
+    return index + 1 < len(words) and words[index + 1] in of
 
 
 def _next_is_card(words: list[str], index: int) -> bool:

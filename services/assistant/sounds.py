@@ -50,6 +50,24 @@ def sound_keys(word: str) -> frozenset[str]:
     return frozenset({_squeeze(english), _squeeze(french)} - {"", "a"})
 
 
+# Vowel groups as they sound, for ``_vowelled``: "carreau" and "carro" are one sound.
+_VOWEL_GROUPS = (
+    ("eau", "o"), ("oeu", "e"), ("au", "o"), ("eu", "e"), ("ou", "u"),
+    ("ai", "e"), ("ei", "e"), ("ee", "i"), ("oo", "u"),
+)  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def _vowelled(word: str) -> str:
+    """A finer sound key keeping the vowels (groups as they sound, a silent French ending
+    dropped): settles a tie of ``sound_keys`` ("carro" is "carreau", not "coeur")."""
+    sound = _common(word)
+    for group, said in _VOWEL_GROUPS:
+        sound = sound.replace(group, said)
+    sound = re.sub(r"(.)\1+", r"\1", sound)
+    return re.sub(r"(?<=..)(?:e|[sxtd])$", "", sound)
+
+
 def _one_edit(a: str, b: str) -> bool:
     """Whether one insertion, deletion, substitution or swap of neighbours turns a into b."""
     if a == b or abs(len(a) - len(b)) > 1:
@@ -117,6 +135,11 @@ class SoundIndex(Generic[Meaning]):
             typed = {self.words[w] for w in near if lang in self.languages.get(w, lang).split()}
         if len(typed) == 1 and (not alike or typed <= alike):
             return next(iter(typed))
+        if len(alike) > 1 and not typed:  # alike without their vowels: with them, maybe one
+            vowelled = _vowelled(heard)
+            fine = {m for w, m in self.words.items() if m in alike and _vowelled(w) == vowelled}
+            if len(fine) == 1:
+                return next(iter(fine))
         return None
 
 

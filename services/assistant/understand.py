@@ -18,7 +18,14 @@ from typing import Any
 
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
-from services.assistant.reading import CardSpec, PileSpec, Reading, corrects_itself, read
+from services.assistant.reading import (
+    CardSpec,
+    PileSpec,
+    Reading,
+    another_time,
+    corrects_itself,
+    read,
+)
 from services.assistant.sentences import by_sentence, sentences
 from services.assistant.similar import recognise
 from services.assistant.words import (
@@ -83,7 +90,12 @@ def understand(
             return chosen
     whole = _understand_line(text, state, names, lang)
     clauses = [part for part in text.split(",") if part.strip()]
-    if _not_understood(whole) and len(clauses) > 1 and not corrects_itself(text):
+    if (
+        _not_understood(whole)
+        and len(clauses) > 1
+        and not corrects_itself(text)
+        and not another_time(text)  # "na última partida a Zoé ganhou…, lembra?"
+    ):
         # "read me my cards, I've left my glasses in the car": a question among talk,
         # answered (never a move: a clause cut from its line may lose a "no")
         chosen = by_sentence(clauses, lambda part: _understand_line(part, state, names, lang), lang)
@@ -106,7 +118,13 @@ def _understand_line(
         parts[0] for name in (names or {}).values() if (parts := normalize(name))
     )
     reading = read(text, lang, first_names)
-    if not reading.words:
+    if (
+        not reading.words
+        or (reading.has("aside") and not (reading.cards or reading.piles))
+        or reading.has("past")
+    ):
+        # "what was I going to say": said to oneself; "vorige week won Ben…": another
+        # evening's story: nothing asked of the assistant, no move
         return Refusal("not_understood", {"text": text.strip()[:80]})
     understood = _by_rules(text, reading, state, names or {})
     if (
@@ -124,7 +142,7 @@ def _understand_line(
         other = _by_rules(text, anywhere, state, names or {})
         if isinstance(other, Act):
             return other
-    if state is not None and _weak(understood, reading):
+    if state is not None and _weak(understood, reading) and not reading.has("told"):
         # No rule placed the words: a question put another way may still be close to
         # lines people said for it (answered only; an action never comes from likeness).
         alike = recognise(reading, state, names or {}, lang)
@@ -431,7 +449,7 @@ def _fits_play_as(
 
 def _vague(spec: CardSpec) -> bool:
     """Only a suit or a colour: a card to play only when a verb says so."""
-    return spec.rank is None and not spec.joker and not spec.wild
+    return spec.rank is None and not spec.joker and not spec.wild and not spec.one
 
 
 def _fits_move(action: Action, reading: Reading, state: Mapping[str, Any]) -> bool:
@@ -547,11 +565,23 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
         if spec.onto:
             continue
         if not any(spec.matches(held, wild) for held in hand):
+            if not verbs and _lies_where_said(spec, reading, state):
+                # "die harten zeven ligt al de hele avond op oost": the table spoken of
+                return Refusal("not_understood", {"text": text.strip()[:80]})
             return Refusal("card_not_held", {"card": spec.shown()})
         return Refusal("no_move_for_card", {"card": spec.shown()})
     if reading.cards or ((reading.piles or verbs) and clear):
         return Refusal("no_such_move")  # not "my sister moved up north": table talk
     return Refusal("not_understood", {"text": text.strip()[:80]})
+
+
+def _lies_where_said(spec: CardSpec, reading: Reading, state: Mapping[str, Any]) -> bool:
+    """A card not held, said with the pile it lies in among words the assistant does not
+    know: talk about the table ("esse dez de copas no sudoeste tá lá desde o começo")."""
+    piles: Mapping[str, Sequence[str]] = state.get("piles") or {}
+    codes = [pile.code for pile in reading.piles if pile.code is not None]
+    lying = any(spec.matches(str(card)) for code in codes for card in piles.get(code) or [])
+    return lying and any(_unknown_word(word) for word in reading.words)
 
 
 def _whole_action(reading: Reading, game: str) -> Action | None:

@@ -247,7 +247,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("side", "spot", "space", "place", "gap", "hole"),
         "fr": ("cote", "place", "emplacement", "trou", "case"),
         "pt": ("lado", "lugar", "espaco", "buraco", "vaga"),
-        "nl": ("kant", "plek", "plaats", "gat", "zijkant"),
+        "nl": ("kant", "plek", "plaats", "gat", "zijkant", "vak", "vakje"),
     },
     "empty": {"en": ("empty", "free", "opens", "freed"), "fr": ("vide", "libre", "libere"),
               "pt": ("vazio", "vazia", "livre", "abrir", "abre"),
@@ -354,8 +354,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("wint", "winnen", "leidt", "bovenaan", "voorop", "winnaar", "eerste", "leiding",
                "voorsprong", "verslaat", "verslaan"),
     },
-    "every": {"en": ("every",), "fr": ("chaque",), "pt": ("toda", "todo"),
-              "nl": ("elke", "iedere")},
+    "every": {"en": ("every", "always"), "fr": ("chaque", "toujours"),
+              "pt": ("toda", "todo", "sempre"), "nl": ("elke", "iedere", "altijd")},
     "someone": {"en": ("someone", "somebody", "anyone", "anybody"), "fr": ("quelqu",),
                 "pt": ("alguem",), "nl": ("iemand",)},
     "after": {"en": ("after", "afterwards"), "fr": ("apres",), "pt": ("depois",),
@@ -468,7 +468,10 @@ FILLERS = frozenset(
      "oke", "voila", "bref", "genre", "pois", "ai", "oh", "ah", "ha", "right", "more",
      "anymore", "mais", "meer", "sua", "tua", "acho", "creio", "crois", "pense", "denk",
      "geloof", "eentje", "zo", "tja", "good", "goed", "voorlopig", "train",
-     "jullie", "voces", "vous", "guys", "als", "if"}}
+     "jullie", "voces", "vous", "guys", "als", "if", "celui", "celle", "ceux", "celles",
+     # good, quickly: "tá bom, vou comprar", "bon je pioche vite fait", "snel even trekken"
+     "bom", "bien", "vite", "fait", "quick", "quickly", "snel", "rapido", "rapidinho",
+     "depressa"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
 BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
