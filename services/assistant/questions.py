@@ -673,6 +673,8 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None  # "rappelle-moi le joker de la manche": asked too
     if state is None:
         return Refusal("no_game_yet")
+    if jokers and not said_wild and state.get("game") != CROWNS:
+        return Answer("no_jokers")  # "y a des jokers ?": a card this game's pack has not
     return wild_answer(state)
 
 
