@@ -35,6 +35,7 @@ from typing import Self
 
 from protocol import topics
 from services.broker.limits import raise_open_file_limit
+from services.heap import HeapKeeper
 from services.mqtt import BrokerUrl, MqttClient, status_payload
 from services.tables.copies import (
     AccountsKind,
@@ -169,8 +170,10 @@ class TablesRunner:
         return self
 
     def _tick_loop(self) -> None:
+        heap = HeapKeeper()
         while not self._ticking.wait(TICK_SECONDS):
             assert self.service is not None
+            heap.tick()  # long-lived objects out of the collector's full passes
             if self.shared is not None and not self.shared.keeper.leases.valid():
                 continue  # as in ``_republish``: no views of tables that may be gone
             with self._serving:
