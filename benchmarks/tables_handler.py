@@ -4,7 +4,9 @@
 round robin through ``TablesService.handle`` exactly as the MQTT runner calls it, with a
 ``publish`` that only keeps the messages. Prints the time to the first flush (the public
 view on its way) and to the end of the move (every seat view built), and the move's CPU
-time (the thread's: on a shared machine it holds up better than the wall clock).
+time (the thread's: on a shared machine it holds up better than the wall clock). Then the
+length of one full collection of the heap the moves left: as the runner's ``HeapKeeper``
+finds it between its freezes, just after one, and with nothing frozen (its hourly pass).
 
     python -m benchmarks.tables_handler [--moves 4000] [--tables 200]
 """
@@ -106,6 +108,30 @@ def main() -> None:
             f"  p99 {percentile(values, 0.99) * 1000:.3f} ms"
         )
     print(f"{'CPU per move':<28} n={len(cpu)}  mean {statistics.fmean(cpu) * 1000:.3f} ms")
+    report_collections(service)
+
+
+def report_collections(service: TablesService) -> None:
+    """The pause of one full collection, with the tables frozen or not."""
+
+    def pause() -> float:
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            gc.collect()
+            times.append(time.perf_counter() - started)
+        return statistics.median(times) * 1000
+
+    tracked = len(gc.get_objects())
+    before = pause()  # everything since the freeze at the start is walked
+    gc.freeze()
+    after = pause()
+    gc.unfreeze()
+    unfrozen = pause()
+    print(
+        f"{'full collection':<28} {len(service.tables)} tables, {tracked} not frozen:"
+        f" {before:.2f} ms; just after a freeze {after:.2f} ms; nothing frozen {unfrozen:.2f} ms"
+    )
 
 
 if __name__ == "__main__":
