@@ -421,7 +421,7 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     )  # "who plays?", not "quem vai fazer a janta?"
     short = (
         reading.has("who")
-        and len(reading.words) <= 4
+        and len([w for w in reading.words if w not in _PADDING and w != "right"]) <= 4
         and reading.question
         and all(is_known(word) or word in FILLERS for word in reading.words)
     )  # "who's up?", not "who ordered pizza?"
@@ -609,8 +609,8 @@ def _standings(
         reading.any("value", "how") and reading.cards
     ):
         return None
-    if reading.any("mean", "when") or (reading.any("how") and reading.any("works")):
-        return None  # "how do points work?" is a rule
+    if reading.any("mean", "when") or (reading.any("how") and reading.any("works", "last")):
+        return None  # "how do points work?", "how are points counted at the end?": rules
     how_to_win = reading.any("how") and (reading.any("round") or reading.has("lead"))
     if how_to_win and not reading.any("me", "who") and _named_seat(reading, names) is None:
         return None  # "comment on gagne (la partie) ?", "how do you win?": a rule
@@ -666,6 +666,8 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         )
     )
     acting = _acts(reading) and not (reading.question and reading.any("have"))  # "do we have…"
+    if reading.any("meld") and reading.any("can"):
+        return None  # "can a book have wild cards in it?": the rule of melds
     priced = reading.any("value", "how_many") and not _which_is_wild(reading)
     if not (said_wild or joker_round) or priced or acting:
         return None
@@ -920,6 +922,10 @@ def _me_specific(reading: Reading) -> bool:
 def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
     if reading.any("go_out") and reading.any("someone", "after"):
         return "last_turn"  # "do I still play after someone went out?"
+    if reading.has("what", "works", "end_turn", "round") and not reading.any(
+        "score", "value", "me", "how"
+    ):
+        return "round_end"  # "what happens at the end of a round?"
     if reading.any("do") and reading.any("turn", "round"):
         return "turn"
     if reading.has("understand", "end_turn") and reading.any("how", "when"):

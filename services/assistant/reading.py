@@ -13,7 +13,13 @@ import re
 from dataclasses import dataclass, replace
 
 from services.assistant.idioms import idiom_spans, separable_concepts
-from services.assistant.sounds import PILE_SOUNDS, RANK_SOUNDS, SUIT_SOUNDS
+from services.assistant.sounds import (
+    PILE_SOUNDS,
+    RANK_SOUNDS,
+    SUIT_SOUNDS,
+    typed_face,
+    typed_verb,
+)
 from services.assistant.words import (
     COLOUR_WORDS,
     CONCEPTS,
@@ -349,6 +355,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     if speaker in (None, "nl"):
         _wilde_as_verb(words)
     per_word = [set(concepts_of(word, speaker)) for word in words]
+    _typed_verbs(words, per_word, speaker)
     _modal_want(words, per_word)
     _first_as_adverb(words, per_word)
     _por_as_preposition(words, per_word)
@@ -362,6 +369,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         if words[index] == "out" and "discard" in per_word[index - 1]:
             per_word[index].discard("go_out")  # "throw out the four", "chuck out": discard
     _others_do(text, words, per_word, names)
+    _another_goes_out(words, per_word, names)
     _compared(words, per_word)
     negated = _negated(words, per_word)
     concepts: set[str] = set(added).union(*per_word)
@@ -498,6 +506,18 @@ _WANT_WORDS = frozenset(
 _OTHER_VERBS = frozenset({"play", "draw", "discard", "move", "go_out", "end_turn"})
 
 
+def _typed_verbs(words: list[str], per_word: list[set[str]], lang: str | None) -> None:
+    """ "dicsard the seven", "défose la dame": a move's verb mistyped or spelled by ear."""
+    for index, word in enumerate(words):
+        if per_word[index] or not _unknown(word):
+            continue
+        if RANK_SOUNDS.closest(word) or SUIT_SOUNDS.closest(word) or PILE_SOUNDS.closest(word):
+            continue  # a card's or a pile's word misheard: the card reading's to find
+        verb = typed_verb(word, lang)
+        if verb is not None:
+            per_word[index].add(verb)
+
+
 def _modal_want(words: list[str], per_word: list[set[str]]) -> None:
     """ "eu quero pôr o rei…", "je veux jouer le sept", "ik wil de zeven spelen": the
     verb said after "want" is the action, not taking."""
@@ -579,6 +599,19 @@ def _others_do(
 
 
 _AND = frozenset({"and", "e", "et", "en", "while", "pendant", "enquanto", "terwijl"})
+_IF = frozenset({"if", "when", "once", "si", "quand", "se", "quando", "als", "wanneer"})
+
+
+def _another_goes_out(words: list[str], per_word: list[set[str]], names: frozenset[str]) -> None:
+    """ "if Ben goes out, do I still get a turn?": another player going out is someone's,
+    the rule of the last turn, not the speaker going out."""
+    for at in range(1, len(words) - 1):
+        if (
+            words[at - 1] in _IF
+            and words[at] in names
+            and "go_out" in per_word[at + 1] | (per_word[at + 2] if at + 2 < len(words) else set())
+        ):
+            per_word[at].add("someone")
 
 
 _TO = frozenset({"to", "de", "d", "te"})  # before an infinitive: "turn to play", "de jouer"
@@ -611,6 +644,7 @@ def _to_misheard(words: list[str]) -> None:
 
 
 _RANK_LETTERS = {"k": "king", "q": "queen", "j": "jack", "a": "ace"}
+_ONE_SUIT = frozenset({"spade", "heart", "club", "diamond", "star"})
 
 
 def _rank_letters(words: list[str], upper: list[bool], lang: str | None) -> None:
@@ -623,6 +657,8 @@ def _rank_letters(words: list[str], upper: list[bool], lang: str | None) -> None
         if word not in _RANK_LETTERS:
             continue
         before_suit = index + 1 < len(words) and words[index + 1] in SUIT_WORDS
+        if word == "a" and not upper[index] and before_suit and words[index + 1] in _ONE_SUIT:
+            continue  # "put a spade on the empty pile": any spade
         capital = upper[index] and word in ("k", "q")
         if before_suit or capital or (word == "q" and lang in (None, "en")):
             words[index] = _RANK_LETTERS[word]
@@ -751,7 +787,14 @@ _PILE_WORDS = frozenset(
 
 
 def _names_a_pile(text: str) -> bool:
-    return any(word in _PILE_WORDS for word in normalize(text))
+    return any(_pile_word(word) for word in normalize(text))
+
+
+def _pile_word(word: str) -> bool:
+    """A pile's word, or a screen corner said as one ("linksboven", "rechtsonder")."""
+    return word in _PILE_WORDS or any(
+        word[:cut] in _PILE_WORDS and word[cut:] in _PILE_WORDS for cut in range(3, len(word) - 2)
+    )
 
 
 def _before_pile(text: str) -> str | None:
@@ -759,7 +802,7 @@ def _before_pile(text: str) -> str | None:
     a line whose pile is corrected ("valet de cœur sur l'ouest… non, sur le nord")."""
     tokens = text.split()
     for at, token in enumerate(tokens):
-        if any(word in _PILE_WORDS for word in normalize(token)):
+        if any(_pile_word(word) for word in normalize(token)):
             kept = tokens[:at]
             while kept and all(w in ONTO or w in ARTICLES for w in normalize(kept[-1])):
                 kept.pop()
@@ -1520,7 +1563,10 @@ def _empty_spot(words: list[str], index: int) -> PileSpec | None:
     concepts = [concepts_of(word) for word in window]
     corner = any("corner" in found for found in concepts)
     empty = any("empty" in found for found in concepts)
-    side = any("side" in found for found in concepts)
+    named = any(w in VERTICAL or w in HORIZONTAL for w in words[index : index + 4])
+    side = any("side" in found for found in concepts) or (
+        not named and any(word in _PILE_NOUN_WORDS for word in window)
+    )  # "op de lege stapel": an empty pile is a side's, unless named ("…vazia do norte")
     if not empty or not (corner or side):
         return None
     onto, source = _role(words, max(0, index - 1) if index and empty else index)
@@ -1605,8 +1651,70 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
         ):
             spec = _spec(words, index, None, SUIT_WORDS[word], None)
             cards.append(replace(spec, one=_one_before(words, index)))
+    target = _target_at(words, pile_at, lang)
+    if not cards and target is not None:
+        cards.extend(_any_card_onto(words, target, lang))
+    if not cards:
+        cards.extend(_card_of_a_colour(words, lang))
     cards.sort(key=lambda spec: spec.at)
     return tuple(cards)
+
+
+_CARD_NOUNS = frozenset({"card", "one", "carte", "carta", "kaart", "kaartje"})
+_SOME = frozenset({"a", "an", "any", "un", "une", "um", "uma", "een", "n"})
+
+
+def _card_of_a_colour(words: list[str], lang: str | None) -> list[CardSpec]:
+    """ "gooi de zwarte kaart weg", "the red one", "a carta preta": a card by its colour."""
+    articles = ARTICLES - {"a"} if lang not in (None, "en") else ARTICLES
+    for index, word in enumerate(words):
+        if word not in _CARD_NOUNS or index == 0:
+            continue
+        before, after = words[index - 1], words[index + 1] if index + 1 < len(words) else ""
+        if before in COLOUR_WORDS and index >= 2 and words[index - 2] in articles | _SOME:
+            return [CardSpec(None, None, COLOUR_WORDS[before], index, one=True)]
+        if after in COLOUR_WORDS and before in articles | _SOME and word != "one":
+            return [CardSpec(None, None, COLOUR_WORDS[after], index, one=True)]
+    return []
+
+
+def _target_at(words: list[str], pile_at: set[int], lang: str | None) -> int | None:
+    """Where a pile a card is put on is said, in a line that takes no card: a pile after
+    "on", or "on the empty pile" ("op de lege stapel")."""
+    if any(concepts_of(word, lang) & {"draw", "take"} for word in words):
+        return None
+    targets = [index for index in pile_at if index < len(words) and _role(words, index)[0]]
+    for index, word in enumerate(words):
+        later = index + 1
+        while later < len(words) and words[later] in ARTICLES:
+            later += 1
+        if word in ONTO and later < len(words) and "empty" in concepts_of(words[later], lang):
+            targets.append(index)
+    return min(targets, default=None)
+
+
+def _any_card_onto(words: list[str], pile_at: int, lang: str | None) -> list[CardSpec]:
+    """A card named only by its kind, said before the pile it goes on: "a red one on
+    north", "une carte rouge sur le nord", "põe uma carta no norte", "een klaverenkaart"
+    (any of them: which one is asked back)."""
+    for index, word in enumerate(words[:pile_at]):
+        if word.endswith("kaart") and word[:-5] in SUIT_WORDS:  # a Dutch compound
+            return [CardSpec(None, SUIT_WORDS[word[:-5]], None, index, one=True)]
+        if index == 0:
+            continue
+        if word in COLOUR_WORDS and words[index + 1] in ONTO and words[index - 1] in _SOME:
+            return [CardSpec(None, None, COLOUR_WORDS[word], index, one=True)]  # "een rode op"
+        if word not in _CARD_NOUNS:
+            continue
+        before, after = words[index - 1], words[index + 1] if index + 1 < len(words) else ""
+        colour = next((COLOUR_WORDS[w] for w in (before, after) if w in COLOUR_WORDS), None)
+        some = _SOME if lang in (None, "en") else _SOME - {"a"}  # "a carta": the card
+        article = before in some or (
+            before in COLOUR_WORDS and index >= 2 and words[index - 2] in some
+        )
+        if article and (colour is not None or word != "one"):
+            return [CardSpec(None, None, colour, index, one=True)]
+    return []
 
 
 # Short words of every line, too common to be a rank misheard by its sound.
@@ -1705,6 +1813,8 @@ def _rank_of(words: list[str], index: int) -> int | None:
     if concepts_of(word) & _ACTION_CONCEPTS:
         return None  # any other word may be a slip here ("for of clubs"): a suit must follow
     heard = RANK_SOUNDS.closest(word) if len(word) >= 2 else None
+    if heard is None and _suit_follows(words, index):
+        heard = typed_face(word)  # "kign of hearts"
     if heard is None and len(word) >= 4 and _suit_word_follows(words, index):
         heard = RANK_SOUNDS.rhyme(word)  # "heaven of spades": a rank's rhyme, a suit after
     return -heard if heard else None

@@ -9,12 +9,21 @@ The caller only asks where the context wants a rank, a suit or a pile.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Generic, TypeVar
 
-from services.assistant.words import CORNER_WORDS, HORIZONTAL, RANK_WORDS, SUIT_WORDS, VERTICAL
+from services.assistant.words import (
+    CONCEPTS,
+    CORNER_WORDS,
+    HORIZONTAL,
+    RANK_WORDS,
+    SUIT_WORDS,
+    VERTICAL,
+    concepts_of,
+)
 
 _VOWELS = "aeiouy"
 Meaning = TypeVar("Meaning")
@@ -146,6 +155,26 @@ class SoundIndex(Generic[Meaning]):
 # Eleven to thirteen as numbers are left out: a face card is called by its name, and
 # "treze" would sound like "three".
 RANK_SOUNDS = SoundIndex({word: rank for word, rank in RANK_WORDS.items() if rank <= 10})
+_NUMBERS_PAST_TEN = frozenset(
+    {"eleven", "twelve", "thirteen", "onze", "douze", "treize", "doze", "treze", "elf",
+     "twaalf", "dertien"}
+)  # fmt: skip
+_FACE_NAMES = {
+    word: rank
+    for word, rank in RANK_WORDS.items()
+    if rank > 10 and len(word) >= 4 and word not in _NUMBERS_PAST_TEN
+}
+
+
+def typed_face(word: str) -> int | None:
+    """The face card a typo of its name stands for ("kign", "qeen"): a keystroke away from
+    names of one rank only. By keystrokes, not sound: a face name sounds like too much."""
+    if len(word) < 3 or not word.isalpha():
+        return None
+    ranks = {rank for name, rank in _FACE_NAMES.items() if _one_edit(word, name)}
+    return next(iter(ranks)) if len(ranks) == 1 else None
+
+
 SUIT_SOUNDS = SoundIndex(SUIT_WORDS)
 _PILE_LANGUAGES = {
     "north": "en", "south": "en", "east": "en", "northeast": "en", "northwest": "en",
@@ -155,3 +184,40 @@ _PILE_LANGUAGES = {
     "noordoost": "nl", "noordwest": "nl", "zuidoost": "nl", "zuidwest": "nl", "west": "en nl",
 }  # fmt: skip
 PILE_SOUNDS = SoundIndex({**VERTICAL, **HORIZONTAL, **CORNER_WORDS}, _PILE_LANGUAGES)
+
+
+# Not "take": its words are wanting and having too ("envie", "envoie").
+_MOVE_VERBS = frozenset({"draw", "discard", "move", "play"})
+# The verbs of a move, by language, as typed in full: a thumb's slip of one of them
+# ("dicsard", "descrata") or its sound spelled anyhow ("défose") is still that verb.
+_TYPED_VERBS = {
+    lang: {
+        form: concept
+        for concept in _MOVE_VERBS
+        for form in CONCEPTS[concept].get(lang, ())
+        if len(form) >= 5
+    }
+    for lang in ("en", "fr", "pt", "nl")
+}
+
+
+@lru_cache(maxsize=4096)
+def typed_verb(word: str, lang: str | None) -> str | None:
+    """The move verb an unknown word of five letters or more was meant to be, if one."""
+    if len(word) < 5 or not word.isalpha():
+        return None
+    languages = [lang] if lang in _TYPED_VERBS else list(_TYPED_VERBS)
+    sound = _vowelled(word)
+    meant = {
+        concept
+        for code in languages
+        for form, concept in _TYPED_VERBS[code].items()
+        if _one_edit(word, form) or _vowelled(form) == sound
+    }
+    # Two letters swapped or one doubled by the thumb, in any form the stemmer knows
+    # ("descrata" is "descarta").
+    swapped = (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1))
+    dropped = (word[:i] + word[i + 1 :] for i in range(len(word)))
+    for variant in itertools.chain(swapped, dropped):
+        meant.update(concepts_of(variant, lang) & _MOVE_VERBS)
+    return next(iter(meant)) if len(meant) == 1 else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
@@ -23,6 +24,7 @@ from services.assistant.reading import (
     PileSpec,
     Reading,
     another_time,
+    card_rank,
     corrects_itself,
     read,
 )
@@ -104,6 +106,36 @@ def understand(
     return whole
 
 
+_HIGHEST = frozenset({"highest", "biggest", "hoogste", "grootste", "maior"})
+_LOWEST = frozenset({"lowest", "smallest", "laagste", "kleinste", "menor"})
+_MORE = frozenset({"plus", "mais"})  # "la plus haute", "a mais alta"
+_HIGH, _LOW = frozenset({"haute", "forte", "alta", "alto"}), frozenset({"basse", "baixa", "baixo"})
+
+
+def _extreme_named(reading: Reading, state: Mapping[str, Any]) -> Reading:
+    """ "throw the highest card", "de hoogste weg", "joga fora a mais alta": the hand's
+    highest (or lowest) rank, wild cards aside, named as that rank."""
+    if reading.cards or reading.question or not reading.concepts & {"discard", "play", "go_out"}:
+        return reading
+    words = reading.words
+    highest = any(w in _HIGHEST for w in words) or any(
+        a in _MORE and b in _HIGH for a, b in itertools.pairwise(words)
+    )
+    lowest = any(w in _LOWEST for w in words) or any(
+        a in _MORE and b in _LOW for a, b in itertools.pairwise(words)
+    )
+    wild = state.get("wild_rank")
+    ranks = [
+        card_rank(str(card))
+        for card in state.get("hand") or []
+        if card != "JK" and card_rank(str(card)) != wild
+    ]
+    if highest == lowest or not ranks:
+        return reading
+    rank = max(ranks) if highest else min(ranks)
+    return replace(reading, cards=(CardSpec(rank, None, None, len(words)),))
+
+
 def _not_understood(understood: Understood) -> bool:
     return isinstance(understood, Refusal) and understood.code == "not_understood"
 
@@ -126,6 +158,8 @@ def _understand_line(
         # "what was I going to say": said to oneself; "vorige week won Ben…": another
         # evening's story: nothing asked of the assistant, no move
         return Refusal("not_understood", {"text": text.strip()[:80]})
+    if state is not None:
+        reading = _extreme_named(reading, state)
     understood = _by_rules(text, reading, state, names or {})
     if (
         lang is not None
@@ -510,6 +544,22 @@ _ASKING_FOR_A_CARD = frozenset({"card", "stock", "pile", "top", "me", "new", "an
 _NEEDING = frozenset({"need", "have", "should"})  # "I need a card", "il me faut une carte"
 
 
+# "that one", "cette carte", "essa carta", "die kaart": a card pointed at, so one in sight.
+_POINTING = frozenset({"that", "this", "celle", "cette", "essa", "esta", "aquela", "die", "deze"})
+_POINTED = frozenset({"one", "card", "carte", "la", "ci", "carta", "ai", "ali", "kaart", "daar"})
+# Words for the stock itself, not any pile: "that one off the deck" is the stock's.
+_STOCK_ITSELF = frozenset(
+    {"stock", "deck", "pack", "blind", "pioche", "talon", "paquet", "baralho", "pot", "trekstapel"}
+)
+
+
+def _points_at_a_card(words: Sequence[str]) -> bool:
+    pointing = any(
+        word in _POINTING and following in _POINTED for word, following in itertools.pairwise(words)
+    )
+    return pointing and not _STOCK_ITSELF.intersection(words)
+
+
 def _fits_draw(
     action: Action, reading: Reading, state: Mapping[str, Any], verbs: frozenset[str]
 ) -> bool:
@@ -529,11 +579,13 @@ def _fits_draw(
             return reading.concepts <= _NAMING_A_SOURCE  # "la défausse", "van de aflegstapel"
         if "take" in verbs and reading.has("there") and not reading.any("card", "stock"):
             return True  # "I'll have that", "je prends ça": the card everyone sees
+        if "take" in verbs and _points_at_a_card(reading.words):
+            return True  # "grab that one off the pile": only the discard's card can be seen
         if not verbs and reading.cards and not reading.question:
             # "the queen (for me)", "q from pile": the top one (no stock card is known by name)
             return reading.concepts <= {"card", "there", "me", "stock", "pile"}
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
-    if reading.has("discard_pile") or reading.cards:
+    if reading.has("discard_pile") or reading.cards or _points_at_a_card(reading.words):
         return False
     if not verbs:  # "a card, please", "een kaart uit de pot": a card and nothing else asked for
         allowed = _ASKING_FOR_A_CARD | (_NEEDING if reading.has("need") else frozenset())
@@ -565,6 +617,10 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
         if spec.onto:
             continue
         if not any(spec.matches(held, wild) for held in hand):
+            if not verbs and spec.rank is None and len(text.split()) >= 5:
+                # "hoje a sorte não tá comigo, só vem estrela": a suit in a sentence, no
+                # verb of a move: luck talked about, not a card asked for
+                return Refusal("not_understood", {"text": text.strip()[:80]})
             if not verbs and _lies_where_said(spec, reading, state):
                 # "die harten zeven ligt al de hele avond op oost": the table spoken of
                 return Refusal("not_understood", {"text": text.strip()[:80]})

@@ -78,13 +78,16 @@ COLOUR_WORDS: dict[str, str] = {
     "zwart": "B", "zwarte": "B",
 }  # fmt: skip
 SUIT_COLOUR = {"H": "R", "D": "R", "C": "B", "S": "B"}
-JOKER_WORDS = frozenset({"joker", "jokers", "coringa", "coringas"})
+JOKER_WORDS = frozenset({"joker", "jokers", "coringa", "coringas", "jokerkaart", "jokerkaarten"})
 # Portuguese players call any wild card a "curinga".
 WILD_WORDS = frozenset(
     {
         "wild",
         "wilds",
         "wildcard",
+        "wildcards",
+        "wildkaart",  # Dutch compounds
+        "wildkaarten",
         "sauvage",
         "sauvages",
         "folle",  # "carte folle", as Quebec says it
@@ -214,8 +217,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "play": {
         "en": ("play", "put", "place", "lay", "drop", "stick", "go", "pop", "slap", "add"),
         "fr": ("jouer", "joue", "poser", "pose", "mettre", "mets", "placer", "va", "ajouter"),
-        "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "botar", "meter", "vai",
-               "mandar", "baixar", "baixo"),
+        "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "poe", "ponha", "botar",
+               "meter", "vai", "mandar", "baixar", "baixo"),
         "nl": ("spelen", "speel", "speelt", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat",
                "neerleggen"),
     },
@@ -247,7 +250,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("side", "spot", "space", "place", "gap", "hole"),
         "fr": ("cote", "place", "emplacement", "trou", "case"),
         "pt": ("lado", "lugar", "espaco", "buraco", "vaga"),
-        "nl": ("kant", "plek", "plaats", "gat", "zijkant", "vak", "vakje"),
+        "nl": ("kant", "plek", "plaats", "gat", "zijkant", "vak", "vakje", "zijstapel",
+               "zijstapels"),
     },
     "empty": {"en": ("empty", "free", "opens", "freed"), "fr": ("vide", "libre", "libere"),
               "pt": ("vazio", "vazia", "livre", "abrir", "abre"),
