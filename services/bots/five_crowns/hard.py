@@ -46,6 +46,8 @@ class Player(normal.Player):
     # 0.3 a point: -2.4% (-5.1 .. +0.3); its gain over its own stock draw, only for cards
     # that meld with what it visibly took, weight 0.5: -0.6% (-2.1 .. +0.9). Always taking
     # a wild from the pile before the last turn: -0.5% (-1.2 .. +0.2).
+    # Looking only at discards within 12 points of the best one now left wilds out (seed 7,
+    # 2000 games, paired: dropping that cut +0.7% (+0.3 .. +1.1), score -1.1 a game).
 
     def __init__(self, seed: int | str) -> None:
         super().__init__(seed)
@@ -57,7 +59,6 @@ class Player(normal.Player):
     def discard(self, view: Mapping[str, Any], actions: Any) -> dict[str, Any]:
         hand, wild_rank = hand_of(view), int(view["wild_rank"])
         ranked = discard_ranking(hand, wild_rank, allowed_discards(actions))
-        best_now = ranked[0][0]
         seat = int(view["seat"])
         others = _others_in_order(view, seat)
         if view.get("went_out") is not None or not others:
@@ -66,9 +67,9 @@ class Player(normal.Player):
         samples = self._sample_others(view, others, unseen)
         chance_round_ends = self._round_end_risk(samples, wild_rank, unseen)
         best: tuple[float, Card] | None = None
-        for now, card in ranked[: CANDIDATES + 1]:
-            if now > best_now + 12:
-                break  # far worse now: not worth a look
+        # No cut on the penalty now: keeping a wild (a joker is 50 now) is often far worse
+        # now and far better after the next draw.
+        for _, card in ranked[: CANDIDATES + 1]:
             kept = list(hand)
             kept.remove(card)
             ends = chance_round_ends(card)
