@@ -1666,16 +1666,25 @@ _SOME = frozenset({"a", "an", "any", "un", "une", "um", "uma", "een", "n"})
 
 def _card_of_a_colour(words: list[str], lang: str | None) -> list[CardSpec]:
     """ "gooi de zwarte kaart weg", "the red one", "a carta preta": a card by its colour."""
-    articles = ARTICLES - {"a"} if lang not in (None, "en") else ARTICLES
+    articles = (ARTICLES - {"a"} if lang not in (None, "en") else ARTICLES) | _SOME
     for index, word in enumerate(words):
         if word not in _CARD_NOUNS or index == 0:
             continue
-        before, after = words[index - 1], words[index + 1] if index + 1 < len(words) else ""
-        if before in COLOUR_WORDS and index >= 2 and words[index - 2] in articles | _SOME:
-            return [CardSpec(None, None, COLOUR_WORDS[before], index, one=True)]
-        if after in COLOUR_WORDS and before in articles | _SOME and word != "one":
-            return [CardSpec(None, None, COLOUR_WORDS[after], index, one=True)]
+        article, colour = _kind_at(words, index, articles)
+        if article and colour and (word != "one" or words[index - 1] in COLOUR_WORDS):
+            return [CardSpec(None, None, colour, index, one=True)]
     return []
+
+
+def _kind_at(words: list[str], index: int, articles: frozenset[str]) -> tuple[bool, str | None]:
+    """Of the card noun at ``index``: whether an article leads to it ("a card", "a red
+    card"), and the colour said beside it, before or after ("carte rouge")."""
+    before, after = words[index - 1], words[index + 1] if index + 1 < len(words) else ""
+    colour = next((COLOUR_WORDS[w] for w in (before, after) if w in COLOUR_WORDS), None)
+    article = before in articles or (
+        before in COLOUR_WORDS and index >= 2 and words[index - 2] in articles
+    )
+    return article, colour
 
 
 def _target_at(words: list[str], pile_at: set[int], lang: str | None) -> int | None:
@@ -1706,12 +1715,8 @@ def _any_card_onto(words: list[str], pile_at: int, lang: str | None) -> list[Car
             return [CardSpec(None, None, COLOUR_WORDS[word], index, one=True)]  # "een rode op"
         if word not in _CARD_NOUNS:
             continue
-        before, after = words[index - 1], words[index + 1] if index + 1 < len(words) else ""
-        colour = next((COLOUR_WORDS[w] for w in (before, after) if w in COLOUR_WORDS), None)
         some = _SOME if lang in (None, "en") else _SOME - {"a"}  # "a carta": the card
-        article = before in some or (
-            before in COLOUR_WORDS and index >= 2 and words[index - 2] in some
-        )
+        article, colour = _kind_at(words, index, some)
         if article and (colour is not None or word != "one"):
             return [CardSpec(None, None, colour, index, one=True)]
     return []
