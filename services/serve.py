@@ -8,6 +8,7 @@ simply saves the memory of four Python interpreters on a small game-night machin
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,12 @@ log = logging.getLogger("gamenight")
 SECRET_FILE = "service.secret"
 TLS_FOLDER = "tls"  # beside the data: the certificate of --https
 DEFAULT_WS_PORT = 8083
+# Python hands the GIL between threads every 5 ms by default; here the broker's I/O
+# thread shares it with work that computes for seconds (the assistant's likeness index
+# at start, a hard bot's search), and each message it relays waited that long again.
+# While the index builds, a round trip through the broker: p99 17 ms at 5 ms, 8 ms at
+# 1 ms (``python -m benchmarks.broker_busy``).
+SWITCH_INTERVAL_SECONDS = 0.001
 
 
 @dataclass
@@ -71,6 +78,7 @@ class Stack:
 
     def start(self) -> Self:
         settings = self.settings
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_SECONDS))
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         secret = settings.secret_file or settings.data_dir / SECRET_FILE
         self.credentials = ensure_secret_file(secret)

@@ -13,18 +13,35 @@ in their own language, so "pioché", "piochons" and "piocher" are one word, as a
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from functools import lru_cache
+from typing import Protocol
 
 import snowballstemmer
 
 LANGUAGES = ("en", "fr", "pt", "nl")
-_STEMMERS = {
-    "en": snowballstemmer.stemmer("english"),
-    "fr": snowballstemmer.stemmer("french"),
-    "pt": snowballstemmer.stemmer("portuguese"),
-    "nl": snowballstemmer.stemmer("dutch"),
-}
+_ALGORITHMS = {"en": "english", "fr": "french", "pt": "portuguese", "nl": "dutch"}
+_THREAD = threading.local()
+
+
+class _Stemmer(Protocol):
+    def stemWord(self, word: str) -> str: ...  # noqa: N802 (Snowball's name)
+
+
+def _stemmer(lang: str) -> _Stemmer:
+    """This thread's Snowball stemmer for ``lang``.
+
+    A stemmer keeps the word it works on in itself: two threads sharing one (the service
+    reading a line while the likeness model loads) stem each other's letters, or crash.
+    """
+    stemmers: dict[str, _Stemmer] | None = getattr(_THREAD, "stemmers", None)
+    if stemmers is None:
+        stemmers = _THREAD.stemmers = {
+            code: snowballstemmer.stemmer(name) for code, name in _ALGORITHMS.items()
+        }
+    return stemmers[lang]
+
 
 RANK_WORDS: dict[str, int] = {
     # English
@@ -542,14 +559,13 @@ def card_code(word: str) -> tuple[int, str] | None:
 @lru_cache(maxsize=8192)
 def stems(word: str) -> tuple[str, ...]:
     """The word's Snowball stem in each language, in ``LANGUAGES`` order."""
-    return tuple(_STEMMERS[lang].stemWord(word) for lang in LANGUAGES)
+    return tuple(_stemmer(lang).stemWord(word) for lang in LANGUAGES)
 
 
 @lru_cache(maxsize=65536)
 def stem_in(word: str, lang: str | None) -> str:
     """The word's Snowball stem in the speaker's language (as written if it is not known)."""
-    stemmer = _STEMMERS.get(lang or "")
-    return stemmer.stemWord(word) if stemmer is not None else word
+    return _stemmer(lang).stemWord(word) if lang in _ALGORITHMS else word
 
 
 # Forms compared as written only: their stems are other words' ("wil" and "wilde").
@@ -582,7 +598,7 @@ def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozens
         for index, lang in enumerate(LANGUAGES):
             for form in per_language.get(lang, ()):
                 exact.setdefault(form, set()).add(concept)
-                stem = _STEMMERS[lang].stemWord(form)
+                stem = _stemmer(lang).stemWord(form)
                 if len(stem) >= 3 and form not in _EXACT_ONLY:  # short stems catch too much
                     by_stem[index].setdefault(stem, set()).add(concept)
     return (
