@@ -56,6 +56,11 @@ def _plays(reading: Reading) -> bool:
     return "play" in concepts_of(reading.lead_word)
 
 
+def _said(reading: Reading, concept: str) -> bool:
+    """A word of the line means ``concept`` itself (not only the line as a whole)."""
+    return any(concept in concepts_of(word) for word in reading.words)
+
+
 def _seat(state: State) -> int | None:
     seat = state.get("seat")
     return seat if isinstance(seat, int) else None
@@ -628,6 +633,9 @@ def standings_answer(
     counts: Sequence[int] = state.get("hand_counts") or []
     scored = state.get("game") == CROWNS or bool((state.get("options") or {}).get("session"))
     if not scored or not scores or by_cards:
+        if _me(reading) and reading.has("how_many") and not _said(reading, "score"):
+            # "how many have I got?" where no points are kept: the cards in hand
+            return _counted("cards_you", len(state.get("hand") or []))
         if not counts or (_me(reading) and not reading.any("who")):
             return Answer("no_scores")
         if not (by_cards or reading.any("who", "lead", "fewest")):

@@ -358,6 +358,9 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     _typed_verbs(words, per_word, speaker)
     _modal_want(words, per_word)
     _first_as_adverb(words, per_word)
+    _best_place(words, per_word)
+    if per_word and _WAIT_FIRST.match(text):
+        per_word[0].discard("turn")  # "attendez, ça coupe…": wait!, not whose turn
     _por_as_preposition(words, per_word)
     added: set[str] = set()
     for start, end, (_, add, drop) in idiom_spans(words):
@@ -368,6 +371,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     for index in range(1, len(words)):
         if words[index] == "out" and "discard" in per_word[index - 1]:
             per_word[index].discard("go_out")  # "throw out the four", "chuck out": discard
+        if words[index] == "fora" and "discard" in per_word[index]:
+            per_word[index - 1].discard("play")  # "joga fora": throwing away, no play
     _others_do(text, words, per_word, names)
     _another_goes_out(words, per_word, names)
     _compared(words, per_word)
@@ -380,6 +385,9 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     piles, placed_at = _placed_spots(words, piles)
     if piles and not any(spec.source for spec in piles) and _only_wanting(words, per_word):
         concepts.discard("take")  # "ik wil de rode aas op noord": wanting it there, a play
+    if "end_turn" in concepts and len(piles) >= 2 and any(spec.onto for spec in piles):
+        concepts.discard("end_turn")  # "passa o monte do leste pro norte": a pile moved on
+        concepts.add("move")
     if placed_at or any(at < len(words) and words[at] in _SCREEN_SIDES for at in pile_at):
         concepts -= {"lead", "score"}  # "op de lege plek bovenaan": a place, not the leader
     cards = _unnegated(words, _cards(words, pile_at | named_at, speaker), speaker, pile_at)
@@ -474,6 +482,10 @@ _GAME_NAMES = re.compile(
 )
 # "the six of clubs, no wait, the six of spades": what follows the correction stands.
 _WAIT = r"(?:wait|attends?|espera|pera[ií]?|wacht)"
+# "Wait" said first, on its own: an interjection ("attendez, ça coupe, vous m'entendez ?").
+_WAIT_FIRST = re.compile(
+    rf"^\s*(?:{_WAIT}|attendez|espere|wacht\s+even)\s*(?:[,.!…]|$)", re.IGNORECASE
+)
 _CORRECTION = re.compile(
     rf"\b(?:no|non|n[aã]o|nee)\W+{_WAIT}(?!\w)|\bi mean\b"
     rf"|\b{_WAIT}\W+(?:no|non|n[aã]o|nee)\b"
@@ -481,12 +493,18 @@ _CORRECTION = re.compile(
     r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b"
     # Said without commas, as a recogniser writes it: "actually no", "non pardon",
     # "eh nee toch maar".
-    r"|\bactually\W+no\b|\bno\W+actually\b|\bnon\W+pardon\b|\bpardon\W+non\b"
+    r"|\bactually\W+no\b|\b(?:no|nah|nope)\W+actually\b|\bnon\W+pardon\b|\bpardon\W+non\b"
     r"|\b(?:eh\W+)?nee\W+toch(?:\W+maar)?\b"
+    # "never mind" said between two moves: what follows stands ("die vrouw pakken, nee
+    # laat maar, van de pot"; "le roi, non laisse tomber, la pioche").
+    r"|\b(?:never\s*mind|scratch\s+that|forget\s+(?:it|that)|laisse\s+tomber|oublie\s+[cç]a"
+    r"|deixa\s+(?:pra|para)\s+l[aá]|esquece|laat\s+maar|vergeet\s+het)\b"
     # A hesitation before the "no", or a bare "no" between a word and the next card's
     # article: "the eight of clubs uh no the eight of spades", "de boer nee de vrouw".
     r"|\b(?:uh|um|erm|euh|eh|ehm|uhm|hum|ah|oh|oops|ops)\W+(?:no|non|n[aã]o|nee)\b"
+    r"|\bo\W+nee\b"  # Dutch "o nee": oh no
     r"|,\s*(?:oops|whoops|ops|oups|oeps)\s*,"  # "a dama de ouros, ops, a de espadas"
+    r"|(?<=\w),\s*(?:sorry|pardon|desculpa|desculpe)\s*,"  # "six of clubs east, sorry, …"
     # (not Portuguese "no", "in the": "no o este")
     r"|(?<=\w)\s+(?:no\s+(?=the\s)|non\s+(?=(?:le|la|l|de|du)\W)|n[aã]o\s+(?=(?:[oa]|de)\s)"
     r"|nee\s+(?=(?:de|het)\s))",
@@ -494,7 +512,8 @@ _CORRECTION = re.compile(
 )
 # "…, no, wait, the one of spades": only the suit is corrected, the rest still stands.
 _SUIT_ONLY = re.compile(
-    r"^(?:(?:the\s+)?one|o|a|le|la|celui|celle|die|de|het)\s+(?:of|de|van)\s+(\w+)$",
+    r"^(?:(?:the\s+)?one|o|a|le|la|celui|celle|die|de|het)\s+(?:of|de|van)\s+(\w+)$"
+    r"|^(?:the\s+)?(\w+)\s+one$",  # "…, no wait, the spade one"
     re.IGNORECASE,
 )
 
@@ -532,10 +551,36 @@ _FIRST = frozenset({"first", "primeiro", "premier", "eerst", "eerste"})
 
 
 def _first_as_adverb(words: list[str], per_word: list[set[str]]) -> None:
-    """ "tenho que comprar primeiro", "draw first": first of all, not the one in front."""
-    for index in range(1, len(words)):
-        if words[index] in _FIRST and per_word[index - 1] & _ACTION_VERBS:
+    """ "tenho que comprar primeiro", "draw first", "primeiro (eu) compro": first of all,
+    not the one in front."""
+    for index, word in enumerate(words):
+        if word not in _FIRST:
+            continue
+        after = index + 2 if index + 2 < len(words) and words[index + 1] in _I else index + 1
+        verb_next = after < len(words) and per_word[after] & _ACTION_VERBS
+        before = index - 2 if index > 1 and words[index - 1] in _ONE_CARD else index - 1
+        if verb_next or (before >= 0 and per_word[before] & _ACTION_VERBS):
             per_word[index] -= {"lead", "score"}
+
+
+# "draw one first", "comprar uma primeiro", "en piocher une d'abord": the card left unnamed
+_ONE_CARD = frozenset({"one", "a", "uma", "um", "une", "un", "een", "card"})
+
+
+_I = frozenset({"i", "je", "j", "eu", "ik", "we", "on", "nous", "a", "gente"})
+
+
+def _best_place(words: list[str], per_word: list[set[str]]) -> None:
+    """ "the seven of spades on the best pile", "na melhor pilha": the place left to the
+    table (the one that fits), no advice asked."""
+    for index, found in enumerate(per_word):
+        if "hint" not in found:
+            continue
+        before = index - 1
+        while before >= 0 and words[before] in ARTICLES:
+            before -= 1
+        if before >= 0 and words[before] in ONTO:
+            found.discard("hint")
 
 
 def _por_as_preposition(words: list[str], per_word: list[set[str]]) -> None:
@@ -740,6 +785,12 @@ def _refuses_going_out(text: str, lang: str | None) -> bool:
 _CLAUSE_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "geen"})
 
 
+def only_waiting(text: str) -> bool:
+    """The line is "wait!" alone ("attendez", "wacht even"): said to the room."""
+    match = _WAIT_FIRST.match(text)
+    return match is not None and not text[match.end() :].strip(" ,.!…?")
+
+
 def corrects_itself(text: str) -> bool:
     """Whether the line takes back what it said first ("…, no wait, …")."""
     return _CORRECTION.search(text) is not None
@@ -756,11 +807,12 @@ def _corrected(text: str) -> str:
         return text
     last = parts[-1].strip(" ,.;:!")
     suit_only = _SUIT_ONLY.match(last)
-    if suit_only and plain(suit_only[1]) in SUIT_WORDS:
+    suit = suit_only and (suit_only[1] or suit_only[2])
+    if suit and plain(suit) in SUIT_WORDS:
         head = parts[0].split()
         suits = [at for at, word in enumerate(head) if plain(word) in SUIT_WORDS]
         if suits:
-            head[suits[0]] = suit_only[1]  # "seis de paus no sete…, não, o de espadas"
+            head[suits[0]] = suit  # "seis de paus no sete…, não, o de espadas"
             return " ".join(head)
     of_suit = _OF_SUIT.match(last)
     if of_suit and plain(of_suit[1]) in SUIT_WORDS and not _names_a_card(of_suit[2]):
@@ -773,7 +825,15 @@ def _corrected(text: str) -> str:
         head = _before_pile(parts[0])  # "six of spades on north, sorry, I mean east"
         if head is not None and _names_a_card(head):
             return f"{head} {last.strip()}"
-    if _names_a_card(last) and not _verbs_in(last):  # not "pass the chips, no, the bowl"
+    if _onto_a_card(last) and not _verbs_in(last):
+        # "three of clubs north, no, on the four of hearts": the target corrected
+        head = _before_pile(parts[0])
+        head = parts[0].strip(" ,.;:!") if head is None else head
+        if _names_a_card(head):
+            return f"{head} {last}"
+    # The card or the draw pile corrected, the verb kept: not "pass the chips, no, the
+    # bowl"; "I'll take the queen, nah actually, from the deck" takes from the deck.
+    if (_names_a_card(last) or _names_a_source(last)) and not _verbs_in(last):
         said = [word for word in parts[0].split() if _verbs_in(word)]
         last = " ".join([*said[:1], last])
     return last
@@ -812,9 +872,29 @@ def _before_pile(text: str) -> str | None:
 
 def _names_a_card(text: str) -> bool:
     return any(
-        word in RANK_WORDS or word in SUIT_WORDS or word in JOKER_WORDS or card_code(word)
+        word in RANK_WORDS
+        or word in SUIT_WORDS
+        or word in JOKER_WORDS
+        or card_code(word)
+        or split_compound(word)  # "hartenvier"
         for word in normalize(text)
     )
+
+
+def _names_a_source(text: str) -> bool:
+    """A pile drawn from ("from the deck", "van de pot"), said with its preposition."""
+    words = normalize(text)
+    return (
+        bool(words)
+        and words[0] in FROM
+        and any(concepts_of(word) & {"stock", "discard_pile"} for word in words[1:])
+    )
+
+
+def _onto_a_card(text: str) -> bool:
+    """A target named by its top card ("on the four of hearts", "no sete de copas")."""
+    words = normalize(text)
+    return bool(words) and words[0] in ONTO and _names_a_card(text)
 
 
 def _verbs_in(text: str) -> bool:
@@ -1403,6 +1483,13 @@ _THE_ONE = frozenset({"celui", "celle", "o", "a", "die", "dat"})
 _OF_THE = frozenset({"on", "at", "to", "of", "de", "du", "da", "do", "van", "aan", "op", "in"})
 
 
+_PLACE_ADVERBS = frozenset({"bovenaan", "onderaan"})  # never a pile's top card
+
+
+def _card_word(word: str) -> bool:
+    return word in RANK_WORDS or word in SUIT_WORDS or word in JOKER_WORDS
+
+
 def _screen_side(words: list[str], index: int) -> tuple[str, int] | None:
     """A side pile said by where it lies on the screen, and where its role is read: "the
     pile on the right", "le tas de droite", "de stapel van rechts" (its role at the pile's
@@ -1416,6 +1503,8 @@ def _screen_side(words: list[str], index: int) -> tuple[str, int] | None:
         before -= 1
     if before >= 1 and words[before] in _OF_THE and words[before - 1] in _PILE_NOUN_WORDS:
         return code, before - 1  # "the pile on the right", "le tas de droite"
+    if words[index] in _PLACE_ADVERBS and before >= 0 and _card_word(words[before]):
+        return code, index  # "aas bovenaan", "schoppen vijf onderaan": a place, after a card
     if before >= 1 and words[before] in _OF_THE:
         before -= 1  # "celui du haut", "a de cima": past the "of"
         if words[before] in ONTO:

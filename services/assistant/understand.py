@@ -26,6 +26,7 @@ from services.assistant.reading import (
     another_time,
     card_rank,
     corrects_itself,
+    only_waiting,
     read,
 )
 from services.assistant.sentences import by_sentence, sentences
@@ -152,6 +153,7 @@ def _understand_line(
     reading = read(text, lang, first_names)
     if (
         not reading.words
+        or only_waiting(text)
         or (reading.has("aside") and not (reading.cards or reading.piles))
         or reading.has("past")
     ):
@@ -231,6 +233,8 @@ def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]
     """A move named while it is someone else's turn, or before the draw that must come
     first: said so, as the table would ("ok I'll take the queen" during Ben's turn)."""
     verbs = reading.concepts & VERBS
+    if _source_only(reading):
+        verbs = verbs | {"draw"}  # "deck", "la pioche": a draw, said by its pile
     onto = reading.piles or any(spec.onto for spec in reading.cards)
     if not (verbs or (any(not spec.onto for spec in reading.cards) and onto)):
         return None  # "the queen of clubs?" alone may be asked
@@ -248,6 +252,18 @@ def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]
     if drawing_only and not verbs & {"draw", "take"} and not reading.any("stock"):
         return Refusal("must_draw_first")  # "passo a vez" before drawing too
     return None
+
+
+def _source_only(reading: Reading) -> bool:
+    """A draw pile said alone, as a move ("deck", "van de pot"), not asked about."""
+    sources = {"stock", "discard_pile"}
+    return (
+        not reading.question
+        and not (reading.cards or reading.piles)
+        and bool(reading.concepts & sources)
+        and reading.concepts <= sources | {"pile", "card"}
+        and not any(_unknown_word(word) for word in reading.words)
+    )
 
 
 def _which_discard(reading: Reading, legal: Sequence[Action]) -> Refusal | None:
@@ -299,10 +315,13 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
     """ "Can I play the seven on north?": yes or no, and nothing is played."""
     if reading.about_another:
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
+    verbs = reading.concepts & VERBS
     if (
-        not (reading.cards or reading.piles or reading.concepts & VERBS)
+        not (reading.cards or reading.piles or verbs)
         or (not (reading.cards or reading.piles) and _mostly_unknown(reading))
         or not (reading.cards or reading.piles or reading.any("me", "can"))  # "anyone want…"
+        # "who made this cake?": a card only guessed from a sound, and nothing of a move
+        or (all(spec.heard for spec in reading.cards) and not reading.piles and not verbs)
     ):
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if len(matches) == 1:
@@ -606,6 +625,10 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
     whole = _whole_action(reading, str(state.get("game")))
     clear = not any(_unknown_word(word) for word in reading.words)  # "on south waste": no
     if whole is not None and clear and (card_of(whole) is None or card_of(whole) in hand):
+        seat, current = state.get("seat"), state.get("current_seat")
+        if isinstance(seat, int) and isinstance(current, int) and seat != current:
+            # "l'est sur le nord" while Ben plays: a whole move, named out of turn
+            return Refusal("not_your_turn", {"seat": seat, "current_seat": current})
         return Act(whole)
     top = state.get("discard_top")
     verbs = reading.concepts & VERBS
