@@ -490,7 +490,8 @@ _CORRECTION = re.compile(
     rf"\b(?:no|non|n[aã]o|nee)\W+{_WAIT}(?!\w)|\bi mean\b"
     rf"|\b{_WAIT}\W+(?:no|non|n[aã]o|nee)\b"
     rf"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)\s*,(?!\s*{_WAIT}(?!\w))"
-    r"|\bje veux dire\b|\bou melhor\b|\bik bedoel\b"
+    r"|\bje veux dire\b|\bou melhor\b|(?:,|…|\.\.\.)\s*quer\s+dizer\b|\bik bedoel\b"
+    r"|\b(?:no|non|n[aã]o|nee)\W+(?:sorry|pardon|desculpa)\b"  # "… nee sorry klaveren negen"
     # Said without commas, as a recogniser writes it: "actually no", "non pardon",
     # "eh nee toch maar".
     r"|\bactually\W+no\b|\b(?:no|nah|nope)\W+actually\b|\bnon\W+pardon\b|\bpardon\W+non\b"

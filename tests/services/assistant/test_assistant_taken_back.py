@@ -29,6 +29,10 @@ from assistant_corpus import expected_matches, said
         # The suit corrected, said before "one"; "sorry" between commas corrects.
         ("K1", "en", "six of clubs to the east, no wait, the spades one", "play 6S E"),
         ("K1", "en", "six of clubs east, sorry, the one of spades", "play 6S E"),
+        # "Quer dizer" (I mean), "no sorry" without commas, as a recogniser writes them.
+        ("K1", "pt", "seis de paus no leste, quer dizer, seis de espadas", "play 6S E"),
+        ("K1", "nl", "schoppen zes op oost nee sorry klaveren zes", "play 6C E"),
+        ("K1", "en", "six of spades east no sorry six of clubs", "play 6C E"),
         # "First" before or after the draw is first of all, not the leader.
         ("K2", "en", "first I'll draw", "draw"),
         ("K2", "fr", "d'abord je pioche", "draw"),
