@@ -21,6 +21,7 @@ from services.assistant.reading import RANK_TEXT, Reading
 from services.assistant.words import (
     BACK_WORDS,
     FILLERS,
+    JOKER_WORDS,
     WILD_WORDS,
     concepts_of,
     is_known,
@@ -676,7 +677,7 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     acting = _acts(reading) and not (reading.question and reading.any("have"))  # "do we have…"
     if reading.any("meld") and reading.any("can"):
         return None  # "can a book have wild cards in it?": the rule of melds
-    priced = reading.any("value", "how_many") and not _which_is_wild(reading)
+    priced = reading.any("value", "how_many") and not (_which_is_wild(reading) or _as_wild(reading))
     if not (said_wild or joker_round) or priced or acting:
         return None
     if not (reading.question or reading.any("what", "show")):
@@ -712,6 +713,17 @@ def _which_is_wild(reading: Reading) -> bool:
     )
 
 
+def _as_wild(reading: Reading) -> bool:
+    """ "does the four of clubs count as a wild?", "telt harten vijf als joker?": whether a
+    card is wild, not what it costs."""
+    words = reading.words
+    return any(
+        word in _AS and any(w in WILD_WORDS or w in JOKER_WORDS for w in words[at + 1 : at + 3])
+        for at, word in enumerate(words)
+    )
+
+
+_AS = frozenset({"as", "als", "comme", "como"})
 _WHICH = frozenset({"which", "what", "quel", "quelle", "qual", "que", "welk", "welke"})
 _RANK_NOUNS = frozenset(
     {"number", "rank", "numero", "chiffre", "nombre", "valeur", "nummer", "getal", "rang"}
@@ -738,7 +750,7 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     )
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
-    if _which_is_wild(reading):
+    if _which_is_wild(reading) or _as_wild(reading):
         return None
     if not reading.question and _acts(reading):
         return None  # "lose the seven of diamonds": a discard
@@ -882,12 +894,10 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
         return "round_end"  # "how do you know when it's over?", "hoe weet je dat het af is?"
     if reading.any("score") and reading.any("how", "mean") and not reading.any("turn", "lead"):
         return "score_" + str(options.get("scoring", "kings_ten"))  # before "how … works"
-    if (
-        reading.any("corner")
-        and not specific
-        and (reading.any("start", "empty", "can", "what", "who") or reading.cards)
-    ):
-        return "corner"
+    asked_of_corners = reading.any("start", "empty", "can", "what", "who") or reading.cards
+    how_they_work = reading.any("how") and reading.any("works")
+    if reading.any("corner") and not specific and (asked_of_corners or how_they_work):
+        return "corner"  # "how do the corners work?", "comment ça marche, les coins ?"
     if reading.any("move", "play") and reading.has("pile", "another") and not specific:
         return "move_kings" if options.get("king_pile_to_corner", True) else "move"
     if reading.has("move") and reading.any("pile", "another") and not specific:

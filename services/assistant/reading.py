@@ -183,6 +183,10 @@ _POLITE = frozenset(  # "would you mind…", "zou je … willen": a request
         "willen",
         "importa",
         "importas",
+        "kindly",
+        "gentiment",
+        "gentilmente",
+        "vriendelijk",
     }
 )
 _FOR_ME = frozenset({("for", "me"), ("pour", "moi"), ("para", "mim"), ("voor", "mij")})
@@ -498,7 +502,7 @@ _CORRECTION = re.compile(
     r"|\b(?:eh\W+)?nee\W+toch(?:\W+maar)?\b"
     # "never mind" said between two moves: what follows stands ("die vrouw pakken, nee
     # laat maar, van de pot"; "le roi, non laisse tomber, la pioche").
-    r"|\b(?:never\s*mind|scratch\s+that|forget\s+(?:it|that)|laisse\s+tomber|oublie\s+[cç]a"
+    r"|\b(?:never\s*mind|nvm|scratch\s+that|forget\s+(?:it|that)|laisse\s+tomber|oublie\s+[cç]a"
     r"|deixa\s+(?:pra|para)\s+l[aá]|esquece|laat\s+maar|vergeet\s+het)\b"
     # A hesitation before the "no", or a bare "no" between a word and the next card's
     # article: "the eight of clubs uh no the eight of spades", "de boer nee de vrouw".
@@ -1182,6 +1186,9 @@ def _has_target(words: list[str]) -> bool:
     return any(word in ONTO for word in words[1:])
 
 
+_MOVES_ASKED = frozenset({"move", "draw", "discard", "go_out"})
+
+
 def _in_context(
     words: list[str], concepts: set[str], cards: tuple[CardSpec, ...], question: bool
 ) -> None:
@@ -1197,8 +1204,12 @@ def _in_context(
     if {"who", "first", "end_turn"} <= concepts:
         concepts |= {"fewest", "card"}  # "who's closest to finishing?", "wie is het eerst klaar?"
         concepts -= {"end_turn"}
-    if "conditional" in concepts and (question or "what" in concepts):
+    # "would you kindly move the east pile onto north": a move asked for politely
+    asked_to = bool(_POLITE & set(words)) and "you" in concepts and concepts & _MOVES_ASKED
+    if "conditional" in concepts and (question or "what" in concepts) and not asked_to:
         concepts.add("should")  # "tu jouerais quoi ?", "o que você jogaria?": a hint asked
+    if asked_to and "what" not in concepts:
+        concepts.discard("should")  # "would" itself: asked for, not advised
     if "end_turn" in concepts and cards and _has_target(words):
         concepts.discard("end_turn")  # "passa o sete pro norte": passing a card on, a move
         concepts.add("move")
@@ -1399,6 +1410,14 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
     return True
 
 
+def _onto_the_one(words: list[str], at: int) -> bool:
+    """The "of" at ``at`` follows "onto the one" ("sur celle du", "naar die van")."""
+    return at >= 2 and words[at - 1] in _THE_ONES and words[at - 2] in ONTO
+
+
+_THE_ONES = frozenset({"celle", "celui", "one", "aquela", "aquele", "die", "dat"})
+
+
 def _role(words: list[str], index: int) -> tuple[bool, bool]:
     """Whether the word at ``index`` follows an "onto" or a "from" word (articles between)."""
     if index >= 2 and words[index - 1] == "de" and "corner" in concepts_of(words[index - 2]):
@@ -1414,6 +1433,8 @@ def _role(words: list[str], index: int) -> tuple[bool, bool]:
             return True, False  # "em cima do norte": on top of north
         if word == "de":
             after_de = after_de or before == index - 1
+        elif word in FROM and _onto_the_one(words, before):
+            return True, False  # "sur celle du nord", "op die van noord": onto that one
         elif word in FROM:
             return False, True
         elif word not in ARTICLES and word not in COLOUR_WORDS:
@@ -1458,6 +1479,8 @@ def _piles(
             code = word.upper()
         elif upper[index] and (letters := _pile_letters(words, index, lang)) is not None:
             code = letters  # "sur SO", "no L", "op ZW"
+        elif (typed := _typed_code(words, index)) is not None:
+            code = typed  # "7s on w", "move e onto n", "kh to the nw corner": chat, lower case
         elif (
             len(word) >= 3
             and _unknown(word)
@@ -1519,8 +1542,14 @@ def _screen_side(words: list[str], index: int) -> tuple[str, int] | None:
     return None
 
 
+_CLIPPED_VERTICAL = {"nor": "N", "nort": "N", "sou": "S", "sout": "S", "sow": "S"}
+
+
 def _heard_vertical(word: str, lang: str | None) -> str | None:
-    """North or south, for an unknown word that sounds like one (before east or west)."""
+    """North or south, for an unknown word that sounds like one (before east or west);
+    "nor east", "sou west": its first syllable, as a recogniser cuts it."""
+    if word in _CLIPPED_VERTICAL:
+        return _CLIPPED_VERTICAL[word]
     if len(word) < 4 or not _unknown(word):
         return None
     code = PILE_SOUNDS.closest(word, lang)
@@ -1627,6 +1656,26 @@ def _pile_letters(words: list[str], index: int, lang: str | None) -> str | None:
 
 
 _TYPED_ONTO = frozenset({"en", "naar", "op", "sur", "pro", "no", "na"})
+_TYPED_CODES = frozenset({"n", "e", "s", "w", "ne", "se", "nw", "sw"})
+
+
+def _typed_code(words: list[str], index: int) -> str | None:
+    """A pile's code typed in lower case: where a pile goes or is moved from ("on w",
+    "move e"); "nw", "sw" anywhere. Not "ne" or "se" elsewhere: French "ne", Portuguese
+    "se" (if), nor "e" (and)."""
+    word = words[index]
+    if word not in _TYPED_CODES:
+        return None
+    if word in ("nw", "sw"):
+        return word.upper()
+    before = index - 1
+    while before >= 0 and words[before] in ("the", "le", "la", "l", "o", "de", "het"):
+        before -= 1
+    prev = words[before] if before >= 0 else ""
+    placed = prev in ONTO or prev in _TYPED_ONTO or "move" in concepts_of(prev)
+    return word.upper() if placed else None
+
+
 _PILE_NOUNS = frozenset({"pile", "pilha", "monte", "stapel", "tas", "rij"})
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from services.assistant.outcomes import Act, Answer, Understood
+from services.assistant.outcomes import QUESTION_CODES, Act, Answer, Refusal, Understood
 from services.assistant.reading import read
 
 _BREAK = re.compile(r"(?<=[.?!:;…])\s+(?=\w)")
@@ -57,3 +57,50 @@ def _talk(part: str, lang: str | None) -> bool:
     """A sentence naming no card, no pile and no move, and taking nothing back."""
     reading = read(part, lang)
     return not (reading.cards or reading.piles or reading.negated or reading.concepts & _MOVES)
+
+
+# Words that lead a repeated phrase without being its content ("le six … le six").
+_LEADERS = frozenset(
+    {"the", "a", "le", "la", "l", "les", "un", "une", "o", "os", "as", "um", "uma",
+     "de", "het", "een", "die", "dat", "uh", "euh", "eh", "hum", "ah", "ok", "so"}
+)  # fmt: skip
+
+
+def said_twice(text: str) -> tuple[str, str] | None:
+    """A line that says its phrase again, as people do when the room is loud ("six on the
+    east one six on east", "ruite zeven ruite zeven weg"): the first saying and the
+    second, cut where the phrase's first content word comes back; None when it does not."""
+    words = text.split()
+    plain = [re.sub(r"\W", "", word.lower()) for word in words]
+    first = next((at for at, word in enumerate(plain) if word and word not in _LEADERS), None)
+    if first is None:
+        return None
+    for again in range(first + 2, len(plain)):
+        if plain[again] == plain[first]:
+            cut = again
+            while cut > first + 1 and plain[cut - 1] in _LEADERS:
+                cut -= 1  # "le six sur le sept | le six": the article goes with the repeat
+            return " ".join(words[:cut]), " ".join(words[cut:])
+    return None
+
+
+def once(halves: tuple[str, str], understand: Callable[[str], Understood]) -> Understood | None:
+    """What a line said twice asks for: the action (or the question back) one saying names
+    when the other names no other; None to read the line whole."""
+    results = [understand(half) for half in halves]
+    acts = [r for r in results if isinstance(r, Act)]
+    asked = [r for r in results if isinstance(r, Refusal) and r.code in QUESTION_CODES]
+    if len(acts) == 2:
+        return acts[0] if acts[0] == acts[1] else None  # two moves: neither is cut away
+    if acts:
+        # "six on east, six of spades on east": the second saying chose among the first's
+        chosen = acts[0].action
+        fits = all(
+            chosen.get("card") in r.params.get("cards", [chosen.get("card")])
+            and chosen.get("pile") in r.params.get("piles", [chosen.get("pile")])
+            for r in asked
+        )
+        return acts[0] if fits else None
+    if asked and all(r == asked[0] for r in asked):
+        return asked[0]
+    return None

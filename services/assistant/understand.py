@@ -29,7 +29,7 @@ from services.assistant.reading import (
     only_waiting,
     read,
 )
-from services.assistant.sentences import by_sentence, sentences
+from services.assistant.sentences import by_sentence, once, said_twice, sentences
 from services.assistant.similar import recognise
 from services.assistant.words import (
     CONNECTORS,
@@ -92,6 +92,12 @@ def understand(
         if chosen is not None:
             return chosen
     whole = _understand_line(text, state, names, lang)
+    halves = said_twice(text) if _unplaced(whole) and not corrects_itself(text) else None
+    if halves is not None:
+        # "six on the east one six on east": said again over the noise; read once
+        again = once(halves, lambda part: _understand_line(part, state, names, lang))
+        if again is not None:
+            return again
     clauses = [part for part in text.split(",") if part.strip()]
     if (
         _not_understood(whole)
@@ -105,6 +111,20 @@ def understand(
         if isinstance(chosen, Answer):
             return chosen
     return whole
+
+
+# Refusals of a whole action named at the wrong moment: the words were understood.
+_NAMED_NOT_NOW = frozenset({"already_drew", "not_your_turn", "must_draw_first"})
+
+
+def _unplaced(understood: Understood) -> bool:
+    """Cards or a move were named, and no action came of the words as one line (not
+    talk: "grandad, the wild one, grandad" names nothing to do)."""
+    return isinstance(understood, Refusal) and understood.code in (
+        "no_move_for_card",
+        "no_such_move",
+        "card_not_held",
+    )
 
 
 _HIGHEST = frozenset({"highest", "biggest", "hoogste", "grootste", "maior"})
@@ -176,8 +196,8 @@ def _understand_line(
         # placed, is taken from that reading (as it would be in the phone's language).
         anywhere = read(text, None, first_names)
         other = _by_rules(text, anywhere, state, names or {})
-        if isinstance(other, Act):
-            return other
+        if isinstance(other, Act) or getattr(other, "code", "") in _NAMED_NOT_NOW:
+            return other  # the action understood, or why it cannot be done now
     if state is not None and _weak(understood, reading) and not reading.has("told"):
         # No rule placed the words: a question put another way may still be close to
         # lines people said for it (answered only; an action never comes from likeness).
@@ -235,7 +255,8 @@ def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]
     verbs = reading.concepts & VERBS
     if _source_only(reading):
         verbs = verbs | {"draw"}  # "deck", "la pioche": a draw, said by its pile
-    onto = reading.piles or any(spec.onto for spec in reading.cards)
+    # "harten heer in de hoek": a corner with no direction is a place too
+    onto = reading.piles or any(spec.onto for spec in reading.cards) or reading.any("corner")
     if not (verbs or (any(not spec.onto for spec in reading.cards) and onto)):
         return None  # "the queen of clubs?" alone may be asked
     if not reading.cards and any(_unknown_word(word) for word in reading.words):
@@ -622,6 +643,7 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
     hand: Sequence[str] = state.get("hand") or []
     if any(spec.heard for spec in reading.cards):
         return Refusal("not_understood", {"text": text.strip()[:80]})  # a card only guessed
+    legal: Sequence[Action] = state.get("legal_actions") or []
     whole = _whole_action(reading, str(state.get("game")))
     clear = not any(_unknown_word(word) for word in reading.words)  # "on south waste": no
     if whole is not None and clear and (card_of(whole) is None or card_of(whole) in hand):
@@ -629,7 +651,9 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
         if isinstance(seat, int) and isinstance(current, int) and seat != current:
             # "l'est sur le nord" while Ben plays: a whole move, named out of turn
             return Refusal("not_your_turn", {"seat": seat, "current_seat": current})
-        return Act(whole)
+        if whole["type"] == "draw" and legal and not any(a["type"] == "draw" for a in legal):
+            return Refusal("already_drew")  # "compra uma carta" while discarding: said so
+        return _go_out_check(whole, reading, legal)  # a discard that could go out: asked
     top = state.get("discard_top")
     verbs = reading.concepts & VERBS
     if reading.cards and verbs & {"take", "draw"} and isinstance(top, str):
@@ -649,6 +673,10 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
                 return Refusal("not_understood", {"text": text.strip()[:80]})
             return Refusal("card_not_held", {"card": spec.shown()})
         return Refusal("no_move_for_card", {"card": spec.shown()})
+    crowns = state.get("game") == "five-crowns"
+    no_way_out = bool(legal) and all(action["type"] != "go_out" for action in legal)
+    if verbs == {"go_out"} and clear and crowns and no_way_out:
+        return Refusal("cannot_go_out")  # "bati!" with cards that do not all meld yet
     if reading.cards or ((reading.piles or verbs) and clear):
         return Refusal("no_such_move")  # not "my sister moved up north": table talk
     return Refusal("not_understood", {"text": text.strip()[:80]})

@@ -118,10 +118,10 @@ WILD_WORDS = frozenset(
 )
 
 # The cross of Kings in the Corner: a side, or a corner as two words or one.
-VERTICAL = {"north": "N", "nord": "N", "norte": "N", "noord": "N",
-            "south": "S", "sud": "S", "sul": "S", "zuid": "S"}  # fmt: skip
-HORIZONTAL = {"east": "E", "est": "E", "leste": "E", "oost": "E",
-              "west": "W", "ouest": "W", "oeste": "W"}  # fmt: skip
+VERTICAL = {"north": "N", "nord": "N", "norte": "N", "noord": "N", "noorden": "N",
+            "south": "S", "sud": "S", "sul": "S", "zuid": "S", "zuiden": "S"}  # fmt: skip
+HORIZONTAL = {"east": "E", "est": "E", "leste": "E", "oost": "E", "oosten": "E",
+              "west": "W", "ouest": "W", "oeste": "W", "westen": "W"}  # fmt: skip
 CORNER_WORDS = {
     "northeast": "NE", "northwest": "NW", "southeast": "SE", "southwest": "SW",
     "nordeste": "NE", "noroeste": "NW", "sudeste": "SE", "sudoeste": "SW",
@@ -339,7 +339,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "works": {"en": ("work", "works", "counted", "calculated", "scored", "happens", "happen",
                      "added", "totalled", "tallied", "marked",
                      "scoring"),
-              "fr": ("marche", "fonctionne", "compte", "calcule", "passe", "marque", "marquer"),
+              "fr": ("marche", "marchent", "fonctionne", "fonctionnent", "compte", "calcule",
+                     "passe", "marque", "marquer"),
               "pt": ("funciona", "conta", "contam", "calcula", "contar", "acontece", "marca",
                      "marcar"),
               "nl": ("werkt", "telt", "geteld", "berekend", "tellen", "telling", "gebeurt",
@@ -482,6 +483,7 @@ FILLERS = frozenset(
      "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
      "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "stp", "por", "favor",
+     "prie", "vas",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
      "dank", "bedankt", *{"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "d", "m",

@@ -120,11 +120,13 @@ def test_the_cards_that_fit_on_a_named_pile_not_the_whole_hand(lang: str, text: 
 
 @pytest.mark.parametrize("text", ["tire uma carta", "compra uma carta", "je pioche une carte"])
 def test_an_action_said_in_another_language_than_the_phone_s_is_sent(text: str) -> None:
-    """On an English phone in the play phase, as "draw a card" is: the table says why not."""
+    """On an English phone, as "draw a card" is: sent when drawing is due, and in the play
+    phase refused as "draw a card" is (the draw is done)."""
+    assert expected_matches("draw stock", said("F1", "en", text))
     sent = said("K1", "en", text)
-    assert expected_matches("draw", sent), sent
+    assert expected_matches("refuse already_drew", sent), sent
     english = said("K1", "en", "draw a card")
-    assert expected_matches("draw", english), english
+    assert expected_matches("refuse already_drew", english), english
 
 
 @pytest.mark.parametrize(

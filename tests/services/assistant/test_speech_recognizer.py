@@ -130,8 +130,11 @@ def test_every_sentence_reads_as_what_it_was_made_from(game: str, seed: int) -> 
             assert isinstance(understood, Answer), text
             assert understood.code.startswith(expected_answer(text)), text
         elif isinstance(understood, Act):
-            # The verbs said out of turn go to the table, which tells why not.
+            # An end of turn said out of turn goes to the table, which tells why not.
             assert understood.action in legal or understood.action["type"] in ("draw", "end_turn")
+        elif text.startswith("draw") and all(action["type"] != "draw" for action in legal):
+            # A draw named when none is due is refused as the table refuses it.
+            assert understood.code in ("already_drew", "not_your_turn"), understood
         elif text.startswith("end") and all(action["type"] == "draw" for action in legal):
             # Ending the turn before the draw is refused as the table refuses it.
             assert understood.code == "must_draw_first", understood
