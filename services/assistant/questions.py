@@ -293,6 +293,8 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
     )  # "stock?", "la pioche ?": what is left in it
     if reading.any("side", "corner") and not reading.any("how_many"):
         return None  # "e se uma pilha do lado ficar vazia?": a rule
+    if _priced_before_if(reading):
+        return None  # "how much is the joker if I'm left holding it?": its price
     if not (reading.any("how_many") or everyone_has) or reading.any("meld"):
         return None  # "how many cards in a run?" is a rule
     if (
@@ -680,13 +682,30 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     priced = reading.any("value", "how_many") and not (_which_is_wild(reading) or _as_wild(reading))
     if not (said_wild or joker_round) or priced or acting:
         return None
-    if not (reading.question or reading.any("what", "show")):
+    # "threes are wild right", "os seis são curinga agora né": a rank said wild, checked
+    ranked_wild = (said_wild or joker_round) and _said_wild_of_a_rank(reading)
+    if not (reading.question or reading.any("what", "show") or ranked_wild):
         return None  # "rappelle-moi le joker de la manche": asked too
     if state is None:
         return Refusal("no_game_yet")
     if jokers and not said_wild and state.get("game") != CROWNS:
         return Answer("no_jokers")  # "y a des jokers ?": a card this game's pack has not
     return wild_answer(state)
+
+
+def _said_wild_of_a_rank(reading: Reading) -> bool:
+    """A rank, then a word of wilds after it with no "and" between ("threes are wild",
+    "c'est les six qui sont jokers"): not "the joker and the king of spades"."""
+    ranks = [spec.at for spec in reading.cards if spec.rank and not spec.wild]
+    wilds = [at for at, word in enumerate(reading.words) if word in WILD_WORDS | JOKER_WORDS]
+    return any(
+        0 < wild - rank <= 5 and not _AND & set(reading.words[rank:wild])
+        for rank in ranks
+        for wild in wilds
+    )
+
+
+_AND = frozenset({"and", "et", "en", "plus", "with", "avec", "com", "met"})
 
 
 def wild_answer(state: State) -> Answer:
@@ -748,6 +767,7 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
         and any(spec.rank or spec.joker or spec.wild for spec in reading.cards)
         and not reading.any("me", "who", "have", "lead", "can")
     )
+    priced = priced or _priced_before_if(reading)
     if reading.any("meld") or _named_seat(reading, names) is not None:
         return None  # "what counts as a book?" is a rule, "how many points has Ben?" a score
     if _which_is_wild(reading) or _as_wild(reading):
@@ -761,6 +781,20 @@ def _value(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     if state is None:
         return Refusal("no_game_yet")
     return value_answer(reading, state, wild_said)
+
+
+def _priced_before_if(reading: Reading) -> bool:
+    """ "how much is a king if I'm stuck with it?": a card's price asked before an "if",
+    whatever the condition says (holding, left, me)."""
+    if not (reading.question and reading.has("how_many")):
+        return False
+    if_at = next((at for at, word in enumerate(reading.words) if word in _IF), None)
+    return if_at is not None and any(
+        spec.at < if_at and (spec.rank or spec.joker or spec.wild) for spec in reading.cards
+    )
+
+
+_IF = frozenset({"if", "si", "se", "als"})
 
 
 _OF_THE_WORDS = frozenset(

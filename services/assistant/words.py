@@ -483,7 +483,7 @@ FILLERS = frozenset(
      "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
      "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "stp", "por", "favor",
-     "prie", "vas",
+     "prie", "vas", "deixa", "deixe", "laisse", "laissez",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
      "dank", "bedankt", *{"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "d", "m",

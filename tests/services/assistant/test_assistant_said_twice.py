@@ -51,6 +51,13 @@ from assistant_corpus import expected_matches, said
         # Whether a card counts as wild: the wild rank, not a price.
         ("F6", "fr", "le quatre de trèfle compte comme joker ?", "answer wild wild_rank=4"),
         ("F6", "en", "how many points for the joker?", "answer card_value_joker"),
+        # A rank said wild with no "?" is checked; "let me" draws; a price asked before "if".
+        ("F1", "en", "so fives are wild now", "answer wild wild_rank=5"),
+        ("F4", "pt", "os seis são curinga nessa rodada", "answer wild wild_rank=6"),
+        ("F6", "fr", "le joker et le roi de pique", "refuse no_move_for_card"),
+        ("K2", "pt", "deixa eu comprar", "draw"),
+        ("F3", "en", "what's a queen worth if I get stuck with it?", "answer card_value"),
+        ("F1", "nl", "hoeveel is de joker waard als ik hem hou?", "answer card_value_joker"),
     ],
 )
 def test_lines_of_batches_35_and_36(position: str, lang: str, text: str, expected: str) -> None:
