@@ -2,8 +2,9 @@
 and 36 (a group chat), each checked on lines other than those batches': a phrase said
 twice, piles typed in lower case, a draw named after drawing, a discard that could go out
 named with "finish", polite requests, how corners work, "the one of north", a clipped
-"north", a corner named out of turn, going out with cards that do not meld, and whether a
-card counts as wild."""
+"north", a corner named out of turn, going out with cards that do not meld, whether a card
+counts as wild; and after them, from older batches' misses: a rank said wild with no "?",
+"let me" before a draw, a card's price asked before an "if"."""
 
 from __future__ import annotations
 
