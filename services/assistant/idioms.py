@@ -80,6 +80,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("was i gonna", "aside", "what say mean me"),
     _idiom("was i going to", "aside", "what say mean me"),
     _idiom("what was i saying", "aside", "what say mean me"),
+    _idiom("first time", "aside", "first lead score turn play"),  # "my first time playing"
     # French
     _idiom("le plus proche de sortir", "fewest card", "go_out play"),
     _idiom("arrete de", "", "end_turn"),  # "arrête de regarder mes cartes": stop doing
@@ -115,6 +116,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("qu en penses tu", "hint"),
     _idiom("j allais dire", "aside", "what say mean me"),
     _idiom("je disais quoi", "aside", "what say mean me"),
+    _idiom("premiere fois", "aside", "first lead score turn play"),
     # Portuguese
     _idiom("mais perto de bater", "fewest card", "go_out play"),
     _idiom("para de", "", "end_turn"),  # "para de olhar as minhas cartas"
@@ -149,6 +151,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("eu ia dizer", "aside", "what say mean me"),
     _idiom("eu ia falar", "aside", "what say mean me"),
     _idiom("eu estava dizendo", "aside", "what say mean me"),
+    _idiom("primeira vez", "aside", "first lead score turn play"),
     # Dutch
     _idiom("dichtst bij uitgaan", "fewest card", "go_out play"),
     _idiom("dichtst bij uit", "fewest card", "go_out play"),
@@ -181,6 +184,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("wat denk je", "hint"),
     _idiom("wilde ik zeggen", "aside", "what say mean me"),
     _idiom("ging ik zeggen", "aside", "what say mean me"),
+    _idiom("eerste keer", "aside", "first lead score turn play"),
     _idiom("was ik aan het zeggen", "aside", "what say mean me"),
 )
 

@@ -564,10 +564,12 @@ def _first_as_adverb(words: list[str], per_word: list[set[str]]) -> None:
         after = index + 2 if index + 2 < len(words) and words[index + 1] in _I else index + 1
         verb_next = after < len(words) and per_word[after] & _ACTION_VERBS
         before = index - 2 if index > 1 and words[index - 1] in _ONE_CARD else index - 1
-        if verb_next or (before >= 0 and per_word[before] & _ACTION_VERBS):
+        first_time = index + 1 < len(words) and words[index + 1] in _TIMES  # "first time"
+        if verb_next or first_time or (before >= 0 and per_word[before] & _ACTION_VERBS):
             per_word[index] -= {"lead", "score"}
 
 
+_TIMES = frozenset({"time", "fois", "vez", "keer"})
 # "draw one first", "comprar uma primeiro", "en piocher une d'abord": the card left unnamed
 _ONE_CARD = frozenset({"one", "a", "uma", "um", "une", "un", "een", "card"})
 
@@ -833,7 +835,7 @@ def _corrected(text: str) -> str:
     if _onto_a_card(last) and not _verbs_in(last):
         # "three of clubs north, no, on the four of hearts": the target corrected
         head = _before_pile(parts[0])
-        head = parts[0].strip(" ,.;:!") if head is None else head
+        head = _before_onto(parts[0]) if head is None else head
         if _names_a_card(head):
             return f"{head} {last}"
     # The card or the draw pile corrected, the verb kept: not "pass the chips, no, the
@@ -873,6 +875,16 @@ def _before_pile(text: str) -> str | None:
                 kept.pop()
             return " ".join(kept)
     return None
+
+
+def _before_onto(text: str) -> str:
+    """The words before the first "on" after a card: the card of a line whose target
+    card is corrected ("seven of spades on the eight of clubs, no, on the eight of…")."""
+    tokens = text.strip(" ,.;:!").split()
+    for at, token in enumerate(tokens):
+        if at and plain(token) in ONTO and _names_a_card(" ".join(tokens[:at])):
+            return " ".join(tokens[:at])
+    return " ".join(tokens)
 
 
 def _names_a_card(text: str) -> bool:
@@ -1216,6 +1228,7 @@ def _in_context(
     if "af" in words and {"play", "discard"} <= concepts and not _has_target(words):
         concepts.discard("play")  # Dutch "ik leg (de negen) af": afleggen, split
     taking = "take" in concepts and "card" in concepts and not concepts & _STOCK_WORDS
+    taking = taking and "face_up" not in concepts  # "the open card": the discard's
     if taking and not cards and not (question and concepts & {"how_many", "have", "what"}):
         concepts.add("draw")  # "grab a card", "ik pak een kaart": a card off the stock
     mine = "me" in concepts and "have" in concepts and "how_many" in concepts
@@ -1411,8 +1424,18 @@ def _negated(words: list[str], per_word: list[set[str]]) -> bool:
 
 
 def _onto_the_one(words: list[str], at: int) -> bool:
-    """The "of" at ``at`` follows "onto the one" ("sur celle du", "naar die van")."""
-    return at >= 2 and words[at - 1] in _THE_ONES and words[at - 2] in ONTO
+    """The "of" at ``at`` follows "onto the one" or "onto the (empty) spot" ("sur celle
+    du", "dans la case vide du", "pro espaço vazio do", "no lugar vazio do")."""
+    before = at - 1
+    spot = False
+    while before >= 0:
+        word = words[before]
+        if word in _THE_ONES or concepts_of(word) & {"side", "empty"}:
+            spot = True
+        elif word not in ARTICLES:
+            break
+        before -= 1
+    return spot and before >= 0 and words[before] in ONTO
 
 
 _THE_ONES = frozenset({"celle", "celui", "one", "aquela", "aquele", "die", "dat"})
@@ -1527,6 +1550,8 @@ def _screen_side(words: list[str], index: int) -> tuple[str, int] | None:
         before -= 1
     if before >= 1 and words[before] in _OF_THE and words[before - 1] in _PILE_NOUN_WORDS:
         return code, before - 1  # "the pile on the right", "le tas de droite"
+    if before == index - 1 and before >= 0 and words[before] in _PILE_NOUN_WORDS:
+        return code, before  # "de stapel rechts", "a pilha direita": the side right after
     if words[index] in _PLACE_ADVERBS and before >= 0 and _card_word(words[before]):
         return code, index  # "aas bovenaan", "schoppen vijf onderaan": a place, after a card
     if before >= 1 and words[before] in _OF_THE:

@@ -49,14 +49,17 @@ _NO = re.compile(r"^\W*(?:no|non|n[aã]o|nee|neen|nah|nope)\b", re.IGNORECASE)
 
 
 def _declines(part: str, lang: str | None) -> bool:
-    """A sentence that says no or takes something back."""
-    return _NO.match(part) is not None or read(part, lang).negated
+    """A sentence that says no, or takes back a card, a pile or a move ("not the queen");
+    not "I don't think I have anything else", which names none."""
+    return _NO.match(part) is not None or (read(part, lang).negated and not _talk(part, lang))
 
 
 def _talk(part: str, lang: str | None) -> bool:
-    """A sentence naming no card, no pile and no move, and taking nothing back."""
+    """A sentence naming no card, no pile and no move."""
     reading = read(part, lang)
-    return not (reading.cards or reading.piles or reading.negated or reading.concepts & _MOVES)
+    # "take" with nothing taken is "have" said of oneself ("I don't think I have anything")
+    moves = reading.concepts & _MOVES - ({"take"} if not reading.any("there", "card") else set())
+    return not (reading.cards or reading.piles or moves)
 
 
 # Words that lead a repeated phrase without being its content ("le six … le six").

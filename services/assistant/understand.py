@@ -234,6 +234,10 @@ def _by_rules(
         return Refusal("no_game_yet")
     legal: Sequence[Action] = state.get("legal_actions") or []
     matches = _unique([action for action in legal if fits(action, reading, state)])
+    if not matches and not reading.question and not reading.negated:
+        out = _out_throwing(reading, state, legal)
+        if out is not None:
+            return Act(out)
     if reading.question and not is_request(reading):
         return _legality(reading, matches)
     if reading.negated or (matches and (_noise(reading, matches) or _remark(reading, matches))):
@@ -247,6 +251,24 @@ def _by_rules(
         return not_now
     asked = _which_discard(reading, legal)
     return asked if asked is not None else _fallback(text, reading, state)
+
+
+def _out_throwing(
+    reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]
+) -> Action | None:
+    """ "five, six, seven of hearts make a run, so I'm going out and discarding the king
+    of spades": the meld's cards shown, then the one card thrown after the verb."""
+    outs = [action for action in legal if action["type"] == "go_out"]
+    if not outs or not reading.any("go_out"):
+        return None
+    thrown_at = [at for at, word in enumerate(reading.words) if "discard" in concepts_of(word)]
+    if not thrown_at:
+        return None
+    thrown = [spec for spec in reading.cards if spec.at > thrown_at[-1]]
+    wild_rank = state.get("wild_rank")
+    wild = wild_rank if isinstance(wild_rank, int) else None
+    fitting = [a for a in outs if len(thrown) == 1 and thrown[0].matches(str(a["discard"]), wild)]
+    return fitting[0] if len(fitting) == 1 else None
 
 
 def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]) -> Refusal | None:
@@ -621,11 +643,15 @@ def _fits_draw(
             return True  # "I'll have that", "je prends ça": the card everyone sees
         if "take" in verbs and _points_at_a_card(reading.words):
             return True  # "grab that one off the pile": only the discard's card can be seen
+        if verbs & {"take", "draw"} and reading.has("face_up"):
+            return True  # "die open kaart wil ik", "la carte retournée": the discard's
         if not verbs and reading.cards and not reading.question:
             # "the queen (for me)", "q from pile": the top one (no stock card is known by name)
             return reading.concepts <= {"card", "there", "me", "stock", "pile"}
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
-    if reading.has("discard_pile") or reading.cards or _points_at_a_card(reading.words):
+    if reading.any("discard_pile", "face_up") or reading.cards:
+        return False
+    if _points_at_a_card(reading.words):
         return False
     if not verbs:  # "a card, please", "een kaart uit de pot": a card and nothing else asked for
         allowed = _ASKING_FOR_A_CARD | (_NEEDING if reading.has("need") else frozenset())
