@@ -508,6 +508,8 @@ _CORRECTION = re.compile(
     # article: "the eight of clubs uh no the eight of spades", "de boer nee de vrouw".
     r"|\b(?:uh|um|erm|euh|eh|ehm|uhm|hum|ah|oh|oops|ops)\W+(?:no|non|n[aã]o|nee)\b"
     r"|\bo\W+nee\b"  # Dutch "o nee": oh no
+    # "… nee nee klaveren negen"; not "no NO", Portuguese "on the north-west" typed
+    r"|\b(?:(?-i:[Nn]o\W+no)|non\W+non|n[aã]o\W+n[aã]o|nee\W+nee)\b"
     r"|,\s*(?:oops|whoops|ops|oups|oeps)\s*,"  # "a dama de ouros, ops, a de espadas"
     r"|(?<=\w),\s*(?:sorry|pardon|desculpa|desculpe)\s*,"  # "six of clubs east, sorry, …"
     # (not Portuguese "no", "in the": "no o este")
@@ -1301,7 +1303,10 @@ _PAST = re.compile(
     r"|\bontem\b|\b(?:na\s+)?semana\s+passada\b|\bda\s+[uú]ltima\s+vez\b"
     r"|\bno\s+outro\s+dia\b|\bna\s+[uú]ltima\s+partida\b|\bna\s+partida\s+passada\b"
     r"|\bgisteren\b|\bvorige\s+(?:week|keer|maand|zondag)\b|\bvorig\s+(?:jaar|potje|spel)\b"
-    r"|\bde\s+vorige\s+keer\b|\bhet\s+vorige\s+spel\b",
+    r"|\bde\s+vorige\s+keer\b|\bhet\s+vorige\s+spel\b"
+    # A memory called up: "remember when…", "tu te souviens quand…", "lembra quando…"
+    r"|\bremember\s+(?:the|when|that)\b|\bte\s+souviens\b|\bvous\s+souvenez\b"
+    r"|\blembra(?:m)?\s+(?:quando|da|do|daquela|daquele)\b|\bweet\s+je\s+nog\b",
     re.IGNORECASE,
 )
 
@@ -1745,9 +1750,19 @@ _NOT_RANKS: dict[str, frozenset[str]] = {
 }
 
 
+# A number said with a unit of time is no card ("deux secondes", "two minutes").
+_TIME_UNITS = frozenset(
+    {"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours",
+     "seconde", "secondes", "heure", "heures", "segundo", "segundos", "minuto", "minutos",
+     "hora", "horas", "seconden", "minuut", "minuten", "uur"}
+)  # fmt: skip
+
+
 def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tuple[CardSpec, ...]:
     cards: list[CardSpec] = []
-    used: set[int] = set(pile_at)
+    used: set[int] = set(pile_at) | {
+        at for at in range(len(words) - 1) if words[at + 1] in _TIME_UNITS
+    }
     for index, word in enumerate(words):
         if index in used:
             continue

@@ -365,6 +365,8 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
         or not (reading.cards or reading.piles or reading.any("me", "can"))  # "anyone want…"
         # "who made this cake?": a card only guessed from a sound, and nothing of a move
         or (all(spec.heard for spec in reading.cards) and not reading.piles and not verbs)
+        # "can somebody pass the chips?": asked of someone, about no card or pile
+        or (reading.any("someone") and not (reading.cards or reading.piles))
     ):
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if len(matches) == 1:
@@ -682,6 +684,10 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
         return _go_out_check(whole, reading, legal)  # a discard that could go out: asked
     top = state.get("discard_top")
     verbs = reading.concepts & VERBS
+    drawn = bool(legal) and all(action["type"] != "draw" for action in legal)
+    on_top = isinstance(top, str) and any(spec.matches(top) for spec in reading.cards)
+    if drawn and verbs & {"take", "draw"} and (on_top or reading.has("discard_pile")):
+        return Refusal("already_drew")  # "je prends la dame de carreau" while discarding
     if reading.cards and verbs & {"take", "draw"} and isinstance(top, str):
         return Refusal("not_discard_top", {"card": reading.cards[0].shown(), "top": top})
     wild_rank = state.get("wild_rank")

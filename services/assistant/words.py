@@ -310,7 +310,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     "hint": {
         "en": ("hint", "hints", "suggestion", "advice", "advise", "best", "tip", "clue", "idea",
                "recommendation", "smart", "clever", "smartest"),
-        "fr": ("indice", "conseil", "suggestion", "meilleur", "idee", "astuce", "aide-moi",
+        "fr": ("indice", "conseil", "suggestion", "meilleur", "idee", "astuce", "aide-moi", "avis",
                "propose", "proposer", "suggere", "conseille", "recommande", "malin", "astucieux"),
         "pt": ("dica", "sugestao", "conselho", "melhor", "ideia", "palpite", "sugere", "sugerir",
                "sugira", "recomenda", "recomendas", "esperta", "esperto", "inteligente"),
