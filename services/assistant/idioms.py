@@ -81,6 +81,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("was i going to", "aside", "what say mean me"),
     _idiom("what was i saying", "aside", "what say mean me"),
     _idiom("first time", "aside", "first lead score turn play"),  # "my first time playing"
+    _idiom("^ mine $", "turn me"),  # "mine?": is it my turn?
     # French
     _idiom("le plus proche de sortir", "fewest card", "go_out play"),
     _idiom("arrete de", "", "end_turn"),  # "arrête de regarder mes cartes": stop doing

@@ -351,6 +351,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     words, upper = _unabbreviated(*tokens(text), speaker)
     # "bens total?", "Zoés kaarten": a name's possessive typed without its apostrophe
     words = [w[:-1] if w.endswith("s") and w[:-1] in names else w for w in words]
+    if speaker in (None, "en"):
+        _of_as_a(words)
     _rank_letters(words, upper, speaker)
     if speaker in (None, "en"):
         _to_misheard(words)
@@ -684,6 +686,14 @@ def _only_wanting(words: list[str], per_word: list[set[str]]) -> bool:
     return bool(taking) and all(word in _WANT_WORDS for word in taking)
 
 
+def _of_as_a(words: list[str]) -> None:
+    """ "seven a spades", "queen a diamonds": "of" run into "a" by the recogniser."""
+    for index in range(1, len(words) - 1):
+        rank, suit = words[index - 1], words[index + 1]
+        if words[index] == "a" and rank in RANK_WORDS and suit in SUIT_WORDS:
+            words[index] = "of"
+
+
 def _to_misheard(words: list[str]) -> None:
     """ "seven of spades two west": "two" (or "too") between a card's suit and a pile is
     "to" heard as a number."""
@@ -695,6 +705,13 @@ def _to_misheard(words: list[str]) -> None:
             and (after in HORIZONTAL or after in VERTICAL or after in CORNER_WORDS)
         ):
             words[index] = "to"
+        # "seven a spades", "queen a diamonds": "of" run into "a" by the recogniser
+        if (
+            words[index] == "a"
+            and words[index - 1] in RANK_WORDS
+            and words[index + 1] in SUIT_WORDS
+        ):
+            words[index] = "of"
 
 
 _RANK_LETTERS = {"k": "king", "q": "queen", "j": "jack", "a": "ace"}
@@ -1535,11 +1552,15 @@ _THE_ONE = frozenset({"celui", "celle", "o", "a", "die", "dat"})
 _OF_THE = frozenset({"on", "at", "to", "of", "de", "du", "da", "do", "van", "aan", "op", "in"})
 
 
-_PLACE_ADVERBS = frozenset({"bovenaan", "onderaan"})  # never a pile's top card
+# Never a pile's top card; and sides said after a card ("7S links", "le sept droite"):
+# not English "right" and "left" (correct; remaining).
+_PLACE_ADVERBS = frozenset(
+    {"bovenaan", "onderaan", "links", "rechts", "gauche", "droite", "esquerda", "direita"}
+)
 
 
 def _card_word(word: str) -> bool:
-    return word in RANK_WORDS or word in SUIT_WORDS or word in JOKER_WORDS
+    return word in RANK_WORDS or word in SUIT_WORDS or word in JOKER_WORDS or bool(card_code(word))
 
 
 def _screen_side(words: list[str], index: int) -> tuple[str, int] | None:

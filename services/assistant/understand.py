@@ -20,6 +20,7 @@ from typing import Any
 from services.assistant.outcomes import Act, Answer, Refusal, Understood, card_of
 from services.assistant.questions import ask
 from services.assistant.reading import (
+    ARTICLES,
     CardSpec,
     PileSpec,
     Reading,
@@ -197,7 +198,10 @@ def _understand_line(
         anywhere = read(text, None, first_names)
         other = _by_rules(text, anywhere, state, names or {})
         if isinstance(other, Act) or getattr(other, "code", "") in _NAMED_NOT_NOW:
-            return other  # the action understood, or why it cannot be done now
+            # The action understood, or why it cannot be done now. Not a question: read
+            # in every language's stems, talk turns into one ("come on, Ben" has
+            # Portuguese "como" in it).
+            return other
     if state is not None and _weak(understood, reading) and not reading.has("told"):
         # No rule placed the words: a question put another way may still be close to
         # lines people said for it (answered only; an action never comes from likeness).
@@ -238,6 +242,9 @@ def _by_rules(
         out = _out_throwing(reading, state, legal)
         if out is not None:
             return Act(out)
+    alone = _pile_alone(reading, legal) or _pointed_only(reading, legal)
+    if alone is not None:
+        return alone
     if reading.question and not is_request(reading):
         return _legality(reading, matches)
     if reading.negated or (matches and (_noise(reading, matches) or _remark(reading, matches))):
@@ -251,6 +258,34 @@ def _by_rules(
         return not_now
     asked = _which_discard(reading, legal)
     return asked if asked is not None else _fallback(text, reading, state)
+
+
+def _pile_alone(reading: Reading, legal: Sequence[Action]) -> Understood | None:
+    """A pile said alone ("east?", "oost?"): the cards that fit on it are asked about, so
+    which one is asked back (or, for one card, that it fits); nothing is played."""
+    content = [word for word in reading.words if word not in FILLERS and word not in ARTICLES]
+    if len(reading.piles) != 1 or reading.cards or reading.concepts & VERBS or len(content) > 2:
+        return None
+    code = reading.piles[0].code
+    cards = sorted({str(a["card"]) for a in legal if a["type"] == "play" and a["pile"] == code})
+    if len(cards) > 1:
+        return Refusal("which_card", {"cards": cards})
+    if cards:
+        return Answer("legal_yes_play", {"card": cards[0], "pile": code})
+    return None
+
+
+def _pointed_only(reading: Reading, legal: Sequence[Action]) -> Understood | None:
+    """ "this one", "celle-là", "essa aqui ó", "deze, daarboven": a card pointed at on a
+    screen the assistant cannot see: which one is asked back among those that can go."""
+    if reading.cards or reading.piles or reading.question or len(reading.words) > 4:
+        return None
+    if any(_unknown_word(word) for word in reading.words):
+        return None  # "that's so unfair": said of something, not pointed at
+    if not reading.has("there") or not reading.concepts <= {"there", "top"}:
+        return None
+    cards = sorted({card for action in legal if (card := card_of(action)) is not None})
+    return Refusal("which_card", {"cards": cards}) if len(cards) > 1 else None
 
 
 def _out_throwing(
@@ -707,7 +742,8 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
         return Refusal("no_move_for_card", {"card": spec.shown()})
     crowns = state.get("game") == "five-crowns"
     no_way_out = bool(legal) and all(action["type"] != "go_out" for action in legal)
-    if verbs == {"go_out"} and clear and crowns and no_way_out:
+    going_out = "go_out" in verbs and verbs <= {"go_out", "play"}  # "go out!" ("go": play)
+    if going_out and not reading.cards and clear and crowns and no_way_out:
         return Refusal("cannot_go_out")  # "bati!" with cards that do not all meld yet
     if reading.cards or ((reading.piles or verbs) and clear):
         return Refusal("no_such_move")  # not "my sister moved up north": table talk

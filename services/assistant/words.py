@@ -131,7 +131,8 @@ CORNER_WORDS = {
 SCREEN_VERTICAL = {"top": "N", "upper": "N", "haut": "N", "cima": "N", "boven": "N", "embaixo": "S",
                    "bottom": "S", "lower": "S", "bas": "S", "baixo": "S", "onder": "S"}  # fmt: skip
 SCREEN_HORIZONTAL = {"right": "E", "droite": "E", "direita": "E", "rechts": "E",
-                     "left": "W", "gauche": "W", "esquerda": "W", "links": "W"}  # fmt: skip
+                     "rechter": "E", "left": "W", "gauche": "W", "esquerda": "W",
+                     "links": "W", "linker": "W"}  # fmt: skip
 PILE_CODES = frozenset({"N", "E", "S", "W", "NE", "SE", "SW", "NW"})
 # Piles typed as their initials in the speaker's language ("sur SO", "no L", "op ZW").
 PILE_LETTERS: dict[str, dict[str, str]] = {
@@ -302,7 +303,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("kan", "kun", "mag", "mogen", "kunnen", "toegestaan"),
     },
     "should": {
-        "en": ("should", "ought", "would", "suggest", "recommend"),
+        "en": ("should", "ought", "would", "suggest", "recommend", "supposed"),
         "fr": ("dois", "devrais", "faut", "conseilles", "ferais", "ferait"),
         "pt": ("devo", "deveria", "faria", "aconselhas"),
         "nl": ("moet", "zou", "zal", "raad"),
@@ -483,7 +484,8 @@ FILLERS = frozenset(
      "er", "ermee", "nu", "wel", "agora", "maintenant", "here", "ici", "aqui", "hier", "am",
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
      "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "stp", "por", "favor",
-     "prie", "vas", "deixa", "deixe", "laisse", "laissez",
+     "prie", "vas", "deixa", "deixe", "laisse", "laissez", "effe", "efkes",
+     "daarboven", "daaronder", "hierzo", "ali", "la-bas", "labas",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
      "dank", "bedankt", *{"erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "d", "m",
