@@ -81,6 +81,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("was i going to", "aside", "what say mean me"),
     _idiom("what was i saying", "aside", "what say mean me"),
     _idiom("first time", "aside", "first lead score turn play"),  # "my first time playing"
+    _idiom("face down", "stock", "face_up top"),  # "the face-down one": the stock's
     _idiom("^ mine $", "turn me"),  # "mine?": is it my turn?
     # French
     _idiom("le plus proche de sortir", "fewest card", "go_out play"),
@@ -118,6 +119,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("j allais dire", "aside", "what say mean me"),
     _idiom("je disais quoi", "aside", "what say mean me"),
     _idiom("premiere fois", "aside", "first lead score turn play"),
+    _idiom("face cachee", "stock", "face_up"),
     # Portuguese
     _idiom("mais perto de bater", "fewest card", "go_out play"),
     _idiom("para de", "", "end_turn"),  # "para de olhar as minhas cartas"
@@ -186,6 +188,7 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("wilde ik zeggen", "aside", "what say mean me"),
     _idiom("ging ik zeggen", "aside", "what say mean me"),
     _idiom("eerste keer", "aside", "first lead score turn play"),
+    _idiom("dichte stapel", "stock", "face_up"),
     _idiom("was ik aan het zeggen", "aside", "what say mean me"),
 )
 

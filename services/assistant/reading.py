@@ -550,10 +550,12 @@ def _modal_want(words: list[str], per_word: list[set[str]]) -> None:
     """ "eu quero pôr o rei…", "je veux jouer le sept", "ik wil de zeven spelen": the
     verb said after "want" is the action, not taking."""
     verbs = (found - {"discard"} if "discard_pile" in found else found for found in per_word)
-    if any(found & _OTHER_VERBS for found in verbs):  # "o descarte" is the pile, no verb
-        for index, word in enumerate(words):
-            if word in _WANT_WORDS:
-                per_word[index].discard("take")
+    other_verb = any(found & _OTHER_VERBS for found in verbs)  # "o descarte": the pile
+    for index, word in enumerate(words):
+        after = words[index + 1] if index + 1 < len(words) else ""
+        # "I want to see your faces": "want to" is a modal before any verb
+        if word in _WANT_WORDS and (other_verb or after in ("to", "om")):
+            per_word[index].discard("take")
 
 
 _FIRST = frozenset({"first", "primeiro", "premier", "eerst", "eerste"})
@@ -1151,7 +1153,8 @@ def _unnegated(
             (before >= 0 and any(word in negations for word in window))
             or (
                 after < len(words)
-                and words[after] in negations - _WITHOUT  # "the five without going out"
+                # not "the five without going out", "the king, nobody collects hearts"
+                and words[after] in negations - _WITHOUT - _NOBODY
                 and _ends_clause(words, after)
             )
             or _declined(words, after)
@@ -1280,9 +1283,11 @@ _HANDING_OVER = frozenset(
      ("ton", "tour"), ("tua", "vez"), ("sua", "vez"), ("jij", "bent"), ("jouw", "beurt")}
 )  # fmt: skip
 _WITHOUT = frozenset({"without", "sans", "sem", "zonder"})  # "discard it without going out"
+_NOBODY = frozenset({"nobody", "noone", "niemand", "ninguem"})
 _NEGATIONS = (
     frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "ne", "n", "geen"})
     | _WITHOUT
+    | _NOBODY  # "nobody wants the queen": no one's move
 )
 _ACTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
 _NEGATIVE_WORDS = frozenset({"nada", "rien", "niks", "niets", "nothing"})

@@ -107,3 +107,64 @@ def once(halves: tuple[str, str], understand: Callable[[str], Understood]) -> Un
     if asked and all(r == asked[0] for r in asked):
         return asked[0]
     return None
+
+
+_ASKING = frozenset(
+    {"what", "how", "how_many", "should", "who", "which", "where", "when", "hint", "can",
+     "value", "score", "turn", "have", "left", "mean", "works", "lead", "legal"}
+)  # fmt: skip
+
+
+def core(text: str, lang: str | None) -> str | None:
+    """A move said among talk, in clauses around it: "uncle Rob says I'm slow, fine, nine
+    of clubs on the ten of hearts, happy now?". The line without the talk said before it
+    and the tags or talk after it ("right?", "ça vous va ?", "pode ser?", "toch?"); None
+    when nothing is cut away. A clause is cut only when it names no card, pile or move,
+    says no "no" and "not", and (after the move) asks nothing of its own."""
+    clauses = [part for part in re.split(r"(?<=[,;!?])\s+", text.strip()) if part.strip()]
+    start, end = 0, len(clauses)
+    while start < end - 1 and _cuttable(clauses[start], lang, asking_allowed=False):
+        start += 1
+    while end > start + 1 and _tail_cuttable(clauses[end - 1], lang):
+        end -= 1
+    if (start, end) == (0, len(clauses)):
+        return None
+    kept = " ".join(clauses[start:end]).strip(" ,;")
+    reading = read(kept, lang)
+    named = reading.concepts & _MOVES or (
+        reading.cards and (reading.piles or len(reading.cards) > 1)
+    )
+    # A card alone is no move ("ce joker, je l'ai attendu toute la soirée"): a verb of a
+    # move, or a card and where it goes, must be said.
+    return kept if named else None
+
+
+# Tags asking the table to agree, after a move: cut even where their words mean more.
+_TAG = re.compile(
+    r"^\W*(?:right|ok(?:ay)?|alright|yeah|happy(?:\s+now)?|(?:ça|ca)\s+(?:vous\s+|te\s+)?va"
+    r"|d['’ ]?accord|pode\s+ser|beleza|fechou|t[aá]|n[eé]|toch|goed|ok[eé]|prima"
+    r"|satisf(?:ied|eit[oa]s?|aits?)|content(?:s|e|es)?|tevreden)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _tail_cuttable(clause: str, lang: str | None) -> bool:
+    """After the move: a tag asking agreement ("right?"), or talk that asks nothing; a
+    clause that carries the line's "?" otherwise keeps the line a question."""
+    if _TAG.match(clause):
+        return True
+    return "?" not in clause and any(c.isalnum() for c in clause) and _cuttable(clause, lang, False)
+
+
+def _cuttable(clause: str, lang: str | None, asking_allowed: bool) -> bool:
+    if _TAG.match(clause):
+        return True
+    reading = read(clause, lang)
+    if _NO.match(clause) or reading.negated or reading.cards or reading.piles:
+        return False
+    if reading.concepts & (_MOVES | _SOURCES):  # "I'll grab one from the deck" is a move
+        return False
+    return asking_allowed or not reading.concepts & _ASKING
+
+
+_SOURCES = frozenset({"stock", "discard_pile", "card"})

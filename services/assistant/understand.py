@@ -30,7 +30,7 @@ from services.assistant.reading import (
     only_waiting,
     read,
 )
-from services.assistant.sentences import by_sentence, once, said_twice, sentences
+from services.assistant.sentences import by_sentence, core, once, said_twice, sentences
 from services.assistant.similar import recognise
 from services.assistant.words import (
     CONNECTORS,
@@ -99,6 +99,12 @@ def understand(
         again = once(halves, lambda part: _understand_line(part, state, names, lang))
         if again is not None:
             return again
+    kept = None if isinstance(whole, Act) or corrects_itself(text) else core(text, lang)
+    if kept is not None:
+        # A move said among talk: the move, when the talk around it names nothing else.
+        moved = _understand_line(kept, state, names, lang)
+        if isinstance(moved, Act):
+            return moved
     clauses = [part for part in text.split(",") if part.strip()]
     if (
         _not_understood(whole)
@@ -685,6 +691,8 @@ def _fits_draw(
         if not verbs and reading.cards and not reading.question:
             # "the queen (for me)", "q from pile": the top one (no stock card is known by name)
             return reading.concepts <= {"card", "there", "me", "stock", "pile"}
+        if _STOCK_ITSELF.intersection(reading.words) and not reading.has("discard_pile"):
+            return False  # "…that queen, me neither, I'll take one off the deck": the stock
         return bool(verbs) and (bool(reading.cards) or reading.has("discard_pile"))
     if reading.any("discard_pile", "face_up") or reading.cards:
         return False
@@ -721,9 +729,14 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
     verbs = reading.concepts & VERBS
     drawn = bool(legal) and all(action["type"] != "draw" for action in legal)
     on_top = isinstance(top, str) and any(spec.matches(top) for spec in reading.cards)
-    if drawn and verbs & {"take", "draw"} and (on_top or reading.has("discard_pile")):
+    # "discard" said as the pile is no verb ("take the jack from the discard"); "je
+    # défausse le trois" throws
+    noun = _discard_is_a_noun(reading.words)
+    thrown = verbs - ({"discard"} if noun else set())
+    taking = verbs & {"take", "draw"} and not thrown & {"discard", "go_out"}
+    if drawn and taking and (on_top or noun):
         return Refusal("already_drew")  # "je prends la dame de carreau" while discarding
-    if reading.cards and verbs & {"take", "draw"} and isinstance(top, str):
+    if reading.cards and taking and isinstance(top, str) and not on_top:
         return Refusal("not_discard_top", {"card": reading.cards[0].shown(), "top": top})
     wild_rank = state.get("wild_rank")
     wild = wild_rank if isinstance(wild_rank, int) else None

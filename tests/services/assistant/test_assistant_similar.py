@@ -16,7 +16,7 @@ from services.assistant import similar
 from services.assistant.outcomes import Act, Answer, Refusal
 from services.assistant.reading import read
 from services.assistant.respond import respond
-from services.assistant.sentences import said_twice, sentences
+from services.assistant.sentences import core, said_twice, sentences
 from services.assistant.similar import Exemplar, Model, kind_of, load_exemplars
 from services.assistant.understand import _by_rules, understand
 
@@ -162,7 +162,12 @@ def test_likeness_never_makes_an_action_the_rules_did_not(
         # whole line or of one of its sentences (the others being talk: "scored? sors").
         by_rules = [
             _by_rules(part, r, state, NAMES)
-            for part in {text, *sentences(text), *(said_twice(text) or ())}
+            for part in {
+                text,
+                *sentences(text),
+                *(said_twice(text) or ()),
+                core(text, lang) or text,
+            }
             for r in (read(part, lang, FIRST_NAMES), read(part, None, FIRST_NAMES))
         ]
         assert got in by_rules
