@@ -909,14 +909,7 @@ def _before_onto(text: str) -> str:
 
 
 def _names_a_card(text: str) -> bool:
-    return any(
-        word in RANK_WORDS
-        or word in SUIT_WORDS
-        or word in JOKER_WORDS
-        or card_code(word)
-        or split_compound(word)  # "hartenvier"
-        for word in normalize(text)
-    )
+    return any(_card_word(word) or split_compound(word) for word in normalize(text))
 
 
 def _names_a_source(text: str) -> bool:

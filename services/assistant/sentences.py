@@ -123,7 +123,7 @@ def core(text: str, lang: str | None) -> str | None:
     says no "no" and "not", and (after the move) asks nothing of its own."""
     clauses = [part for part in re.split(r"(?<=[,;!?])\s+", text.strip()) if part.strip()]
     start, end = 0, len(clauses)
-    while start < end - 1 and _cuttable(clauses[start], lang, asking_allowed=False):
+    while start < end - 1 and _cuttable(clauses[start], lang):
         start += 1
     while end > start + 1 and _tail_cuttable(clauses[end - 1], lang):
         end -= 1
@@ -153,10 +153,11 @@ def _tail_cuttable(clause: str, lang: str | None) -> bool:
     clause that carries the line's "?" otherwise keeps the line a question."""
     if _TAG.match(clause):
         return True
-    return "?" not in clause and any(c.isalnum() for c in clause) and _cuttable(clause, lang, False)
+    return "?" not in clause and any(c.isalnum() for c in clause) and _cuttable(clause, lang)
 
 
-def _cuttable(clause: str, lang: str | None, asking_allowed: bool) -> bool:
+def _cuttable(clause: str, lang: str | None) -> bool:
+    """Talk or a tag: no card, pile, move or "no", and nothing asked of its own."""
     if _TAG.match(clause):
         return True
     reading = read(clause, lang)
@@ -164,7 +165,7 @@ def _cuttable(clause: str, lang: str | None, asking_allowed: bool) -> bool:
         return False
     if reading.concepts & (_MOVES | _SOURCES):  # "I'll grab one from the deck" is a move
         return False
-    return asking_allowed or not reading.concepts & _ASKING
+    return not reading.concepts & _ASKING
 
 
 _SOURCES = frozenset({"stock", "discard_pile", "card"})

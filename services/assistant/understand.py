@@ -88,18 +88,19 @@ def understand(
     known (every language's words are understood; stems are compared in that one).
     """
     parts = sentences(text)
-    if len(parts) > 1 and not corrects_itself(text):
+    corrected = corrects_itself(text)
+    if len(parts) > 1 and not corrected:
         chosen = by_sentence(parts, lambda part: _understand_line(part, state, names, lang), lang)
         if chosen is not None:
             return chosen
     whole = _understand_line(text, state, names, lang)
-    halves = said_twice(text) if _unplaced(whole) and not corrects_itself(text) else None
+    halves = said_twice(text) if _unplaced(whole) and not corrected else None
     if halves is not None:
         # "six on the east one six on east": said again over the noise; read once
         again = once(halves, lambda part: _understand_line(part, state, names, lang))
         if again is not None:
             return again
-    kept = None if isinstance(whole, Act) or corrects_itself(text) else core(text, lang)
+    kept = None if isinstance(whole, Act) or corrected else core(text, lang)
     if kept is not None:
         # A move said among talk: the move, when the talk around it names nothing else.
         moved = _understand_line(kept, state, names, lang)
@@ -109,7 +110,7 @@ def understand(
     if (
         _not_understood(whole)
         and len(clauses) > 1
-        and not corrects_itself(text)
+        and not corrected
         and not another_time(text)  # "na última partida a Zoé ganhou…, lembra?"
     ):
         # "read me my cards, I've left my glasses in the car": a question among talk,
@@ -306,8 +307,7 @@ def _out_throwing(
     if not thrown_at:
         return None
     thrown = [spec for spec in reading.cards if spec.at > thrown_at[-1]]
-    wild_rank = state.get("wild_rank")
-    wild = wild_rank if isinstance(wild_rank, int) else None
+    wild = _wild_rank(state)
     fitting = [a for a in outs if len(thrown) == 1 and thrown[0].matches(str(a["discard"]), wild)]
     return fitting[0] if len(fitting) == 1 else None
 
@@ -324,18 +324,31 @@ def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]
         return None  # "the queen of clubs?" alone may be asked
     if not reading.cards and any(_unknown_word(word) for word in reading.words):
         return None  # "mamie, tu veux encore du café ?": table talk, not a move
-    seat, current = state.get("seat"), state.get("current_seat")
     hand = state.get("hand") or []
     from_hand = [spec for spec in reading.cards if not spec.onto]
     held = all(any(spec.matches(card, None) for card in hand) for spec in from_hand)
     if not held and not verbs & {"take", "draw"}:
         return None  # "you don't hold that" says more
-    if isinstance(seat, int) and isinstance(current, int) and seat != current:
-        return Refusal("not_your_turn", {"seat": seat, "current_seat": current})
+    out_of_turn = _out_of_turn(state)
+    if out_of_turn is not None:
+        return out_of_turn
     drawing_only = bool(legal) and all(action["type"] == "draw" for action in legal)
     if drawing_only and not verbs & {"draw", "take"} and not reading.any("stock"):
         return Refusal("must_draw_first")  # "passo a vez" before drawing too
     return None
+
+
+def _out_of_turn(state: Mapping[str, Any]) -> Refusal | None:
+    """Said so when it is another seat's turn."""
+    seat, current = state.get("seat"), state.get("current_seat")
+    if isinstance(seat, int) and isinstance(current, int) and seat != current:
+        return Refusal("not_your_turn", {"seat": seat, "current_seat": current})
+    return None
+
+
+def _wild_rank(state: Mapping[str, Any]) -> int | None:
+    wild_rank = state.get("wild_rank")
+    return wild_rank if isinstance(wild_rank, int) else None
 
 
 def _source_only(reading: Reading) -> bool:
@@ -715,19 +728,18 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
     if any(spec.heard for spec in reading.cards):
         return Refusal("not_understood", {"text": text.strip()[:80]})  # a card only guessed
     legal: Sequence[Action] = state.get("legal_actions") or []
+    drawn = bool(legal) and all(action["type"] != "draw" for action in legal)  # done already
     whole = _whole_action(reading, str(state.get("game")))
     clear = not any(_unknown_word(word) for word in reading.words)  # "on south waste": no
     if whole is not None and clear and (card_of(whole) is None or card_of(whole) in hand):
-        seat, current = state.get("seat"), state.get("current_seat")
-        if isinstance(seat, int) and isinstance(current, int) and seat != current:
-            # "l'est sur le nord" while Ben plays: a whole move, named out of turn
-            return Refusal("not_your_turn", {"seat": seat, "current_seat": current})
-        if whole["type"] == "draw" and legal and not any(a["type"] == "draw" for a in legal):
+        out_of_turn = _out_of_turn(state)  # "l'est sur le nord" while Ben plays
+        if out_of_turn is not None:
+            return out_of_turn
+        if whole["type"] == "draw" and drawn:
             return Refusal("already_drew")  # "compra uma carta" while discarding: said so
         return _go_out_check(whole, reading, legal)  # a discard that could go out: asked
     top = state.get("discard_top")
     verbs = reading.concepts & VERBS
-    drawn = bool(legal) and all(action["type"] != "draw" for action in legal)
     on_top = isinstance(top, str) and any(spec.matches(top) for spec in reading.cards)
     # "discard" said as the pile is no verb ("take the jack from the discard"); "je
     # défausse le trois" throws
@@ -738,8 +750,7 @@ def _fallback(text: str, reading: Reading, state: Mapping[str, Any]) -> Understo
         return Refusal("already_drew")  # "je prends la dame de carreau" while discarding
     if reading.cards and taking and isinstance(top, str) and not on_top:
         return Refusal("not_discard_top", {"card": reading.cards[0].shown(), "top": top})
-    wild_rank = state.get("wild_rank")
-    wild = wild_rank if isinstance(wild_rank, int) else None
+    wild = _wild_rank(state)
     for spec in reading.cards:
         if spec.onto:
             continue
