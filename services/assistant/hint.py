@@ -62,13 +62,19 @@ def _value(card: str, wild_rank: int | None) -> int:
     return 20 if rank == wild_rank else _FACE_VALUES.get(rank, rank)
 
 
+def _throw_worth(card: str, wild_rank: int | None) -> tuple[bool, int]:
+    value = _value(card, wild_rank)
+    return value < 20, value
+
+
 def _five_crowns(state: Mapping[str, Any], legal: Sequence[Action]) -> Action:
     """Go out when possible; take a useful discard; throw the costliest loose card."""
     wild_rank = state.get("wild_rank")
     hand: Sequence[str] = state.get("hand") or []
     go_outs = [action for action in legal if action["type"] == "go_out"]
     if go_outs:
-        return max(go_outs, key=lambda a: _value(str(a["discard"]), wild_rank))
+        # a natural card, the costliest, rather than a wild the next players may take
+        return max(go_outs, key=lambda a: _throw_worth(str(a["discard"]), wild_rank))
     draws = [action for action in legal if action["type"] == "draw"]
     if draws:
         top = state.get("discard_top")

@@ -52,6 +52,14 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("who is on top", "lead score"),
     _idiom("what s the damage", "score me"),
     _idiom("that s me out", "go_out"),
+    # Laying the whole hand down is going out, in Five Crowns ("lay 'em down").
+    _idiom("lay em down", "go_out", "play"),
+    _idiom("lay them down", "go_out", "play"),
+    _idiom("lay them all down", "go_out", "play"),
+    _idiom("lay it all down", "go_out", "play"),
+    _idiom("lay everything down", "go_out", "play"),
+    _idiom("lay down everything", "go_out", "play"),
+    _idiom("lay down my hand", "go_out", "play"),
     _idiom("top of the table", "lead score"),
     _idiom("first place", "lead score"),
     _idiom("card counts", "how_many card everyone", "value"),
@@ -120,6 +128,11 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("je disais quoi", "aside", "what say mean me"),
     _idiom("premiere fois", "aside", "first lead score turn play"),
     _idiom("face cachee", "stock", "face_up"),
+    _idiom("tout de suite", "", "meld"),  # at once, not a run
+    _idiom("je pose tout", "go_out", "play"),
+    _idiom("je pose mon jeu", "go_out", "play"),
+    _idiom("j etale tout", "go_out", "play"),
+    _idiom("j etale mon jeu", "go_out", "play"),
     # Portuguese
     _idiom("mais perto de bater", "fewest card", "go_out play"),
     _idiom("para de", "", "end_turn"),  # "para de olhar as minhas cartas"
@@ -155,6 +168,11 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("eu ia falar", "aside", "what say mean me"),
     _idiom("eu estava dizendo", "aside", "what say mean me"),
     _idiom("primeira vez", "aside", "first lead score turn play"),
+    _idiom("baixo o jogo", "go_out", "play"),
+    _idiom("baixar o jogo", "go_out", "play"),
+    _idiom("baixo tudo", "go_out", "play"),
+    _idiom("baixar tudo", "go_out", "play"),
+    _idiom("baixo minhas cartas", "go_out", "play"),
     # Dutch
     _idiom("dichtst bij uitgaan", "fewest card", "go_out play"),
     _idiom("dichtst bij uit", "fewest card", "go_out play"),
@@ -190,6 +208,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("eerste keer", "aside", "first lead score turn play"),
     _idiom("dichte stapel", "stock", "face_up"),
     _idiom("was ik aan het zeggen", "aside", "what say mean me"),
+    _idiom("leg alles neer", "go_out", "play"),
+    _idiom("alles neerleggen", "go_out", "play"),
 )
 
 

@@ -17,7 +17,7 @@ from engine.five_crowns.deck import JOKER_PENALTY, WILD_PENALTY, card_penalty
 from engine.kings_corner.tables import PENALTY, RANK
 from services.assistant.hint import suggest
 from services.assistant.outcomes import Answer, Refusal, Understood, card_of
-from services.assistant.reading import RANK_TEXT, Reading
+from services.assistant.reading import ARTICLES, RANK_TEXT, Reading
 from services.assistant.words import (
     BACK_WORDS,
     FILLERS,
@@ -131,7 +131,8 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         and sum(word not in _PADDING for word in reading.words) <= 4  # "ok what do I play"
         and reading.lead_word not in _ME_NOW_STARTS  # "sou eu que jogo?" asks whose turn
         and not {"are", "sont", "sao", "zijn"} & set(reading.words)  # "what are my plays?"
-        and not (reading.cards or reading.piles or reading.any("can", "options", "card"))
+        and not (reading.cards or reading.piles or reading.any("can", "options"))
+        and not _CARDS_PLURAL & set(reading.words)  # "which card do I play?" is one
     )
     if not asked or reading.any("score", "value", "mean", "meld", "when"):
         return None
@@ -147,6 +148,9 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     if state is None:
         return Refusal("no_game_yet")
     return hint_answer(state)
+
+
+_CARDS_PLURAL = frozenset({"cards", "cartes", "cartas", "kaarten"})
 
 
 def hint_answer(state: State) -> Answer:
@@ -538,7 +542,7 @@ def _round(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
     if not (reading.question and reading.any("round") and reading.any("what", "how_many")):
         return None
     if reading.cards or reading.any(
-        "end_turn", "when", "how", "score", "last", "card", "hand", "turn", "meld"
+        "end_turn", "when", "how", "score", "last", "card", "hand", "turn", "meld", "build"
     ):
         return None  # "what's a turn in this game?" is a rule
     if reading.any("do"):
@@ -613,6 +617,8 @@ def _standings(
     )
     if reading.cards and not reading.question and _acts(reading):
         return None  # "lose the seven of diamonds": a discard, not the losing side
+    if not reading.question and _talk(reading) and _named_seat(reading, names) is None:
+        return None  # "haha papa verliest weer": news of the table, nothing asked
     if not (reading.any("score") or by_cards or points_of) or (
         reading.any("value", "how") and reading.cards
     ):
@@ -676,7 +682,10 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
             reading.question and not _me(reading) and not reading.any("can") and not _plays(reading)
         )
     )
-    acting = _acts(reading) and not (reading.question and reading.any("have"))  # "do we have…"
+    # "spelen we met jokers?": the pack asked about (not "a run with a joker in it")
+    pack = reading.question and reading.any("play") and _with_jokers(reading)
+    joker_round = joker_round or pack
+    acting = _acts(reading) and not (reading.question and reading.any("have")) and not pack
     if reading.any("meld") and reading.any("can"):
         return None  # "can a book have wild cards in it?": the rule of melds
     priced = reading.any("value", "how_many") and not (_which_is_wild(reading) or _as_wild(reading))
@@ -691,6 +700,18 @@ def _wild(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     if jokers and not said_wild and state.get("game") != CROWNS:
         return Answer("no_jokers")  # "y a des jokers ?": a card this game's pack has not
     return wild_answer(state)
+
+
+_WITH = frozenset({"with", "without", "avec", "sans", "com", "sem", "met", "zonder"})
+
+
+def _with_jokers(reading: Reading) -> bool:
+    """ "do we play with jokers?", "on joue avec des jokers ?": the pack asked about."""
+    for spec in reading.cards:
+        before = [w for w in reading.words[max(0, spec.at - 2) : spec.at] if w not in ARTICLES]
+        if spec.joker and before and before[-1] in _WITH:
+            return True
+    return False
 
 
 def _said_wild_of_a_rank(reading: Reading) -> bool:
@@ -887,7 +908,8 @@ def _score_suffix(state: State) -> str:
 
 
 def _rules(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
-    asking = reading.question or reading.any("mean", "when", "how")
+    # "remind me what goes on what": asked as a request
+    asking = reading.question or reading.any("mean", "when", "how") or reading.has("show", "what")
     if not asking or reading.about_another:
         return None  # "Ben a encore eu un roi pour son coin": news of Ben, no rule asked
     if reading.cards and reading.asks_it_done() and not reading.any("mean", "how", "when"):
@@ -974,6 +996,8 @@ def _me_specific(reading: Reading) -> bool:
 def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
     if reading.any("go_out") and reading.any("someone", "after"):
         return "last_turn"  # "do I still play after someone went out?"
+    if reading.any("go_out") and reading.any("another") and reading.any("play", "turn"):
+        return "last_turn"  # "if I go out, do the others still play?"
     if reading.has("what", "works", "end_turn", "round") and not reading.any(
         "score", "value", "me", "how"
     ):

@@ -204,13 +204,15 @@ def card_rank(text: str) -> int:
     return RANK_OF_TEXT.get(head) or (int(head) if head.isdigit() else -1)
 
 
+_PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s*%")
+
+
 def tokens(text: str) -> tuple[list[str], list[bool]]:
     """Normalised words, Dutch compounds split, and whether each was written in capitals."""
     words: list[str] = []
     upper: list[bool] = []
-    raws = [
-        match.group()[:_MAX_WORD] for match in _WORD.finditer(plain_keep_case(text[:_MAX_CHARS]))
-    ]
+    text = _PERCENT.sub(" percent ", text[:_MAX_CHARS])  # "5% de bateria" is no five
+    raws = [match.group()[:_MAX_WORD] for match in _WORD.finditer(plain_keep_case(text))]
     for at, raw in enumerate(raws):
         word = raw.lower()
         parts = (
@@ -351,6 +353,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     words, upper = _unabbreviated(*tokens(text), speaker)
     # "bens total?", "Zoés kaarten": a name's possessive typed without its apostrophe
     words = [w[:-1] if w.endswith("s") and w[:-1] in names else w for w in words]
+    words = [_name_spelt(word, names) for word in words]
     if speaker in (None, "en"):
         _of_as_a(words)
     _rank_letters(words, upper, speaker)
@@ -495,8 +498,9 @@ _WAIT_FIRST = re.compile(
 _CORRECTION = re.compile(
     rf"\b(?:no|non|n[aã]o|nee)\W+{_WAIT}(?!\w)|\bi mean\b"
     rf"|\b{_WAIT}\W+(?:no|non|n[aã]o|nee)\b"
-    rf"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)\s*,(?!\s*{_WAIT}(?!\w))"
+    rf"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)(?:\s+(?:joh|man|mec|cara|hoor))?\s*,(?!\s*{_WAIT}(?!\w))"
     r"|\bje veux dire\b|\bou melhor\b|(?:,|…|\.\.\.)\s*quer\s+dizer\b|\bik bedoel\b"
+    r"|\bquis\s+dizer\b|\bi\s+meant\b|\bje\s+voulais\s+dire\b|\bik\s+bedoelde\b"
     r"|\b(?:no|non|n[aã]o|nee)\W+(?:sorry|pardon|desculpa)\b"  # "… nee sorry klaveren negen"
     # Said without commas, as a recogniser writes it: "actually no", "non pardon",
     # "eh nee toch maar".
@@ -511,7 +515,7 @@ _CORRECTION = re.compile(
     r"|\b(?:uh|um|erm|euh|eh|ehm|uhm|hum|ah|oh|oops|ops)\W+(?:no|non|n[aã]o|nee)\b"
     r"|\bo\W+nee\b"  # Dutch "o nee": oh no
     # "… nee nee klaveren negen"; not "no NO", Portuguese "on the north-west" typed
-    r"|\b(?:(?-i:[Nn]o\W+no)|non\W+non|n[aã]o\W+n[aã]o|nee\W+nee)\b"
+    r"|\b(?:(?-i:[Nn]o(?:\W+no)+)|non(?:\W+non)+|n[aã]o(?:\W+n[aã]o)+|nee(?:\W+nee)+)\b"
     r"|,\s*(?:oops|whoops|ops|oups|oeps)\s*,"  # "a dama de ouros, ops, a de espadas"
     r"|(?<=\w),\s*(?:sorry|pardon|desculpa|desculpe)\s*,"  # "six of clubs east, sorry, …"
     # (not Portuguese "no", "in the": "no o este")
@@ -757,6 +761,16 @@ def _de_misheard(words: list[str]) -> None:
             words[index] = "de"
 
 
+def _name_spelt(word: str, names: frozenset[str]) -> str:
+    """A player's name as a recogniser or a hurried thumb spells it ("zoey" for Zoé,
+    "anna" for Ana): doubled consonants once, a silent "y" or "h" at the end dropped."""
+    if word in names or len(word) < 3:
+        return word
+    plain_word = re.sub(r"([^aeiou])\1", r"\1", word)
+    plain_word = plain_word[:-1] if plain_word[-1] in "yh" else plain_word
+    return plain_word if plain_word in names else word
+
+
 def speaker_of(lang: str | None) -> str | None:
     return lang if lang in LANGUAGES else None
 
@@ -859,6 +873,18 @@ def _corrected(text: str) -> str:
         head = _before_onto(parts[0]) if head is None else head
         if _names_a_card(head):
             return f"{head} {last}"
+    pile_said = _pile_said(parts[0])
+    if (
+        pile_said is not None
+        and _names_a_card(last)
+        and not _names_a_pile(last)
+        and not _verbs_in(last)
+        and _names_a_card(_before_pile(parts[0]) or "")
+    ):
+        # "6 de espadas no oeste, ops, quis dizer o 7 de espadas": the card corrected,
+        # the pile it went on still stands
+        said = [word for word in parts[0].split() if _verbs_in(word)]
+        return " ".join([*said[:1], last, pile_said])
     # The card or the draw pile corrected, the verb kept: not "pass the chips, no, the
     # bowl"; "I'll take the queen, nah actually, from the deck" takes from the deck.
     if (_names_a_card(last) or _names_a_source(last)) and not _verbs_in(last):
@@ -885,17 +911,29 @@ def _pile_word(word: str) -> bool:
     )
 
 
+def _pile_start(tokens: list[str]) -> int | None:
+    """Where the first pile said begins, with the "on" that leads to it."""
+    for at, token in enumerate(tokens):
+        if any(_pile_word(word) for word in normalize(token)):
+            while at and all(w in ONTO or w in ARTICLES for w in normalize(tokens[at - 1])):
+                at -= 1
+            return at
+    return None
+
+
+def _pile_said(text: str) -> str | None:
+    """The first pile said, with its "on" ("no oeste", "on the west")."""
+    tokens = text.split()
+    start = _pile_start(tokens)
+    return None if start is None else " ".join(tokens[start:])
+
+
 def _before_pile(text: str) -> str | None:
     """The words before the first pile said, and the "on" that leads to it: the card of
     a line whose pile is corrected ("valet de cœur sur l'ouest… non, sur le nord")."""
     tokens = text.split()
-    for at, token in enumerate(tokens):
-        if any(_pile_word(word) for word in normalize(token)):
-            kept = tokens[:at]
-            while kept and all(w in ONTO or w in ARTICLES for w in normalize(kept[-1])):
-                kept.pop()
-            return " ".join(kept)
-    return None
+    start = _pile_start(tokens)
+    return None if start is None else " ".join(tokens[:start])
 
 
 def _before_onto(text: str) -> str:
@@ -1030,7 +1068,9 @@ def _lead_at(text: str, words: list[str]) -> int:
     """Where a line's own words start, past a name or interjection set apart by a comma
     ("Ben, jij bent" is no question, "ben ik?" is one) and past hesitations, as a
     recogniser writes them ("wait do I have to draw", "euh je peux poser")."""
-    at = 1 if len(words) > 1 and _VOCATIVE.match(text) else 0
+    # Not a verb set apart: "acabei, pode passar" says it is done (and passes the turn on)
+    vocative = _VOCATIVE.match(text) and not concepts_of(words[0]) & _ACTION_VERBS
+    at = 1 if len(words) > 1 and vocative else 0
     while at < len(words) - 1 and words[at] in _HESITATIONS:
         at += 1
     return at
@@ -1738,6 +1778,8 @@ def _est_is_east(words: list[str], index: int) -> bool:
     after = words[index + 1] if index + 1 < len(words) else ""
     if before in IS_AFTER or after in IS_BEFORE:
         return False
+    if after in IS_STATES and before not in ONTO | FROM | {"l"}:
+        return False  # "la place est vide": what something is, not the east pile
     if not before or not after or after in ONTO | FROM:
         return True
     return before in ONTO | FROM | {"l", "le", "pile", "tas"} or bool(
@@ -1814,6 +1856,8 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
             continue  # "la suite de cœur" is a run, not a seven heard as "suite"
         if rank < 0 and word in _NEVER_A_RANK:
             continue  # "wat is de schoppen drie waard": "is" is no ace heard
+        if word == "one" and index and words[index - 1] in SUIT_WORDS:
+            continue  # "the club one": a card of that suit, not its ace
         suit, colour, taken = _suit_and_colour(words, index, used)
         if word in WEAK_RANKS and not _ace_after_article(words, index):
             said_suit = any(words[at] in SUIT_WORDS for at in taken)
@@ -1848,7 +1892,8 @@ def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tupl
             and not _a_group(words, index, lang)
         ):
             spec = _spec(words, index, None, SUIT_WORDS[word], None)
-            cards.append(replace(spec, one=_one_before(words, index)))
+            one_after = words[index + 1 : index + 2] == ["one"]  # "the club one"
+            cards.append(replace(spec, one=one_after or _one_before(words, index)))
     target = _target_at(words, pile_at, lang)
     if not cards and target is not None:
         cards.extend(_any_card_onto(words, target, lang))

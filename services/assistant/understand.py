@@ -13,6 +13,7 @@ player's language, as it does for a tap.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -165,6 +166,29 @@ def _extreme_named(reading: Reading, state: Mapping[str, Any]) -> Reading:
     return replace(reading, cards=(CardSpec(rank, None, None, len(words)),))
 
 
+# Done, said as a clause of its own ("je finis, …", "klaar!"): not "I finish by discarding…"
+_FINISHED = re.compile(
+    r"\b(?:done|finished|fini|finis|termin[eé]|acabei|terminei|klaar)\s*[,.!;:…]", re.IGNORECASE
+)
+
+
+def _finishing_is_going_out(text: str, reading: Reading, state: Mapping[str, Any]) -> Reading:
+    """Five Crowns has no end of turn to say: "je finis, je défausse le trois de pique",
+    said with a card that can go out, goes out."""
+    legal = state.get("legal_actions") or []
+    if (
+        state.get("game") != "five-crowns"
+        or reading.question
+        or reading.negated
+        or not reading.cards
+        or "end_turn" not in reading.concepts
+        or _FINISHED.search(text) is None
+        or not any(action["type"] == "go_out" for action in legal)
+    ):
+        return reading
+    return replace(reading, concepts=(reading.concepts - {"end_turn"}) | {"go_out"})
+
+
 def _not_understood(understood: Understood) -> bool:
     return isinstance(understood, Refusal) and understood.code == "not_understood"
 
@@ -189,7 +213,7 @@ def _understand_line(
         # evening's story: nothing asked of the assistant, no move
         return Refusal("not_understood", {"text": text.strip()[:80]})
     if state is not None:
-        reading = _extreme_named(reading, state)
+        reading = _finishing_is_going_out(text, _extreme_named(reading, state), state)
     understood = _by_rules(text, reading, state, names or {})
     if (
         lang is not None
@@ -303,10 +327,17 @@ def _out_throwing(
     outs = [action for action in legal if action["type"] == "go_out"]
     if not outs or not reading.any("go_out"):
         return None
-    thrown_at = [at for at, word in enumerate(reading.words) if "discard" in concepts_of(word)]
+    thrown_at = [
+        at
+        for at, word in enumerate(reading.words)
+        if concepts_of(word) & {"discard", "discard_pile"}  # "…on the discard", "pro lixo"
+    ]
     if not thrown_at:
         return None
     thrown = [spec for spec in reading.cards if spec.at > thrown_at[-1]]
+    if not thrown and reading.cards:
+        # The verb after its card: "…en de heer weg", "…e o rei vai pro lixo"
+        thrown = [reading.cards[-1]]
     wild = _wild_rank(state)
     fitting = [a for a in outs if len(thrown) == 1 and thrown[0].matches(str(a["discard"]), wild)]
     return fitting[0] if len(fitting) == 1 else None
@@ -421,6 +452,8 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
         or (all(spec.heard for spec in reading.cards) and not reading.piles and not verbs)
         # "can somebody pass the chips?": asked of someone, about no card or pile
         or (reading.any("someone") and not (reading.cards or reading.piles))
+        # "who wants another beer?": asked of the table, not whether the asker may
+        or (reading.any("who") and not (reading.cards or reading.piles))
     ):
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if len(matches) == 1:
@@ -790,9 +823,11 @@ def _whole_action(reading: Reading, game: str) -> Action | None:
     card = sources[0].text() if len(sources) == 1 and not targets else None
     codes = [spec.code for spec in reading.piles if spec.code is not None]
     if game == "kings-corner":
-        if verbs & {"take", "discard", "go_out"}:
+        # "ik pak nog een kaart": taking a card is drawing one
+        drawing = "draw" in verbs or ("take" in verbs and reading.any("card", "stock"))
+        if verbs & {"discard", "go_out"} or ("take" in verbs and not drawing):
             return None
-        if "draw" in verbs and not reading.cards and not codes:
+        if drawing and not reading.cards and not codes:
             return {"type": "draw"}
         if "end_turn" in verbs and not reading.cards and not codes:
             return {"type": "end_turn"}

@@ -614,6 +614,9 @@ def _concept_index() -> tuple[dict[str, frozenset[str]], tuple[dict[str, frozens
 _EXACT, _BY_STEM = _concept_index()
 
 
+_FR_PERSONS = ("ons", "ent", "ez")
+
+
 @lru_cache(maxsize=16384)
 def concepts_of(word: str, lang: str | None = None) -> frozenset[str]:
     """Every concept ``word`` may carry: by its exact form in any language, and by its stem
@@ -627,8 +630,11 @@ def concepts_of(word: str, lang: str | None = None) -> frozenset[str]:
     if lang in LANGUAGE_ONLY and word in LANGUAGE_ONLY[lang]:
         return LANGUAGE_ONLY[lang][word]
     found = set(form_concepts(word, lang))
-    if lang in (None, "fr") and not found and len(word) >= 7 and word.endswith("ons"):
-        found.update(form_concepts(word[:-3] + "er", "fr"))  # "piochons", "jouons": let's draw
+    ending = next((end for end in _FR_PERSONS if word.endswith(end)), None)
+    if lang in (None, "fr") and not found and len(word) >= 6 and ending is not None:
+        # "piochons", "jouent", "jouez": the infinitive's (the stemmer keeps these forms)
+        infinitive = word[: -len(ending)] + "er"  # by its French stem only ("entendez")
+        found.update(_BY_STEM[LANGUAGES.index("fr")].get(_stemmer("fr").stemWord(infinitive), ()))
     if not found and lang in (None, "nl") and len(word) >= 8:
         found.update(_compound_concepts(word))  # "puntentelling", "kaartenstapel"
     if found and not found & {"can", "should"} and _conditional(word, lang):

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, parse_card
+from engine.five_crowns.deck import card_penalty, is_wild
 
 
 def hand_of(view: Mapping[str, Any]) -> list[Card]:
@@ -36,3 +37,11 @@ def banned_card(view: Mapping[str, Any]) -> Card | None:
         return None
     top = view.get("discard_top")
     return parse_card(top) if isinstance(top, str) else None
+
+
+def out_throw_worth(action: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[bool, int]:
+    """How good a card is to throw when going out, higher better. The others may take it
+    on their last turn: never a wild if a natural card will do, and a natural left in
+    their hands costs them its face (an unused ``9`` more than a ``5``)."""
+    card, wild_rank = parse_card(str(action["discard"])), int(view["wild_rank"])
+    return not is_wild(card, wild_rank), card_penalty(card, wild_rank)

@@ -20,6 +20,7 @@ from services.bots.five_crowns.common import (
     draw_from,
     hand_of,
     of_type,
+    out_throw_worth,
 )
 from services.bots.five_crowns.memory import RoundMemory
 from services.bots.five_crowns.values import stock_rather_than
@@ -36,7 +37,7 @@ class Player:
         actions = legal(view)
         going_out = of_type(actions, "go_out")
         if going_out:
-            return going_out[0]
+            return max(going_out, key=lambda action: out_throw_worth(action, view))
         if of_type(actions, "draw"):
             return self.draw(view, actions)
         return self.discard(view, actions)
