@@ -50,6 +50,9 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("where do i stand", "score me"),
     _idiom("who s on top", "lead score"),
     _idiom("who is on top", "lead score"),
+    _idiom("doing best", "lead score", "hint"),
+    _idiom("at the beginning", "first"),  # of the turn: when to draw
+    _idiom("best score", "lead score", "hint"),
     _idiom("what s the damage", "score me"),
     _idiom("that s me out", "go_out"),
     # Laying the whole hand down is going out, in Five Crowns ("lay 'em down").
@@ -60,6 +63,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("lay everything down", "go_out", "play"),
     _idiom("lay down everything", "go_out", "play"),
     _idiom("lay down my hand", "go_out", "play"),
+    _idiom("lay the lot down", "go_out", "play"),
+    _idiom("lay down the lot", "go_out", "play"),
     _idiom("top of the table", "lead score"),
     _idiom("first place", "lead score"),
     _idiom("card counts", "how_many card everyone", "value"),
@@ -129,6 +134,9 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("premiere fois", "aside", "first lead score turn play"),
     _idiom("face cachee", "stock", "face_up"),
     _idiom("tout de suite", "", "meld"),  # at once, not a run
+    _idiom("en tete", "lead score"),  # "la tête de Ben" is his face
+    _idiom("au debut", "first"),
+    _idiom("a la tete", "lead score"),
     _idiom("je pose tout", "go_out", "play"),
     _idiom("je pose mon jeu", "go_out", "play"),
     _idiom("j etale tout", "go_out", "play"),
@@ -168,6 +176,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("eu ia falar", "aside", "what say mean me"),
     _idiom("eu estava dizendo", "aside", "what say mean me"),
     _idiom("primeira vez", "aside", "first lead score turn play"),
+    _idiom("no inicio", "first"),
+    _idiom("no comeco", "first"),
     _idiom("baixo o jogo", "go_out", "play"),
     _idiom("baixar o jogo", "go_out", "play"),
     _idiom("baixo tudo", "go_out", "play"),
@@ -206,8 +216,11 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("wilde ik zeggen", "aside", "what say mean me"),
     _idiom("ging ik zeggen", "aside", "what say mean me"),
     _idiom("eerste keer", "aside", "first lead score turn play"),
-    _idiom("dichte stapel", "stock", "face_up"),
+    _idiom("dichte stapel", "stock", "face_up first"),
     _idiom("was ik aan het zeggen", "aside", "what say mean me"),
+    _idiom("aan het begin", "first"),
+    _idiom("in het begin", "first"),
+    _idiom("waarop leggen", "build"),  # "welke kaart mag ik waarop leggen?"
     _idiom("leg alles neer", "go_out", "play"),
     _idiom("alles neerleggen", "go_out", "play"),
 )

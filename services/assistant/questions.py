@@ -75,10 +75,15 @@ def help_answer(state: State | None) -> Answer:
     return Answer("help", {"game": state.get("game") if state else None})
 
 
+_SCREEN = frozenset({"tv", "tele", "television", "televisao", "televisie", "tablet", "tablette"})
+
+
 def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.has("what", "say", "can") and not reading.any("go_out", "meld", "score", "value"):
         return help_answer(state)
-    to_you = reading.any("you") or "te" in reading.words  # "comment je te parle ?"
+    to_you = (
+        reading.any("you") or "te" in reading.words or bool(_SCREEN & set(reading.words))
+    )  # "comment je te parle ?", "how do I talk to the TV?"
     talk = reading.has("say") and to_you and reading.any("how", "what")  # "how do I talk to you?"
     able = reading.has("what", "you") and reading.any("can") and len(reading.words) <= 5
     asked = talk or able or reading.has("understand", "you")  # "what can you do?"
@@ -141,7 +146,7 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     if reading.any("empty") and not reading.cards and _general(reading):
         return None  # "what do I do with an empty space?": the rule
     asked_done = reading.any("you", "can") and not reading.asks_opinion()
-    if reading.cards and asked_done and not reading.any("what"):
+    if (reading.cards or reading.piles) and asked_done and not reading.any("what"):
         return None  # "zou je schoppen zeven op west willen leggen?", "can I play the two?"
     if reading.cards and reading.piles and not reading.question:
         return None  # "ik zou klaveren zes op oost spelen": said, not asked
@@ -209,8 +214,10 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
             return None  # "what can go in a corner?", "o que é uma sequência?": rules
     if reading.cards and not all(spec.onto for spec in reading.cards):
         return None
-    if reading.any("build") or (reading.has("pile", "another") and not reading.cards):
-        return None  # "what goes on what?", "a pile onto another?": rules
+    if reading.any("build") or (
+        reading.any("pile", "card") and reading.any("another") and not reading.cards
+    ):
+        return None  # "what goes on what?", "a pile onto another?", "a card on another?"
     spot = reading.any("empty", "side", "corner") and not reading.cards
     if spot and not any(spec.code for spec in reading.piles) and not reading.any("fits"):
         return None  # "what can I put on an empty spot?" is a rule
@@ -265,7 +272,7 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         reading.question
         and reading.has("left")
         and reading.any("card", "stock")
-        and not reading.cards
+        and not (reading.cards or reading.piles)  # not "…the east pile over onto north"
         and (_named_seat(reading, names) is not None or reading.any("stock"))
     )  # "cards left in the deck?"
     everyone_has = everyone_has or (
@@ -283,9 +290,14 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         and not reading.any("what", "can", "take", "discard", "draw", "how", "when", "where")
         and len(reading.words) <= 5
     )  # "Zoé's cards?", "de kaarten van Zoé?", "card totals for everyone?"
+    stock_named = any(
+        "stock" in (found := concepts_of(word))
+        and ("draw" not in found or (at and reading.words[at - 1] in ARTICLES))
+        for at, word in enumerate(reading.words)
+    )  # "pioche", "draw": the verb, not the pile ("la pioche" is)
     everyone_has = everyone_has or (
         reading.question
-        and reading.any("stock")
+        and stock_named
         and reading.any("empty", "end_turn")
         and not (reading.cards or reading.piles or reading.any("side", "corner", "when", "how"))
     )  # "is the deck nearly empty?", "o monte tá quase acabando?"
@@ -314,9 +326,6 @@ def _counts(reading: Reading, state: State | None, names: Mapping[int, str]) -> 
         return None  # "hoeveel punten is een wilde kaart?" asks what it is worth
     if WILD_WORDS & set(reading.words) and not reading.any("card"):
         return None  # "se eu ficar com um curinga, perco quanto?": a price, not a count
-    stock_named = any(
-        "stock" in (found := concepts_of(word)) and "draw" not in found for word in reading.words
-    )  # "pioche", "draw": the verb, not the pile
     if (
         _me(reading)
         and reading.any("draw")
@@ -580,6 +589,8 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     acts = reading.any("draw", "discard", "move", "end_turn", "go_out")
     if reading.any("how_many", "score", "value", "turn", "need") or reading.cards or acts:
         return None  # "ik heb een kaart nodig" asks for a card, not the hand
+    if reading.any("build") or (reading.any("play") and reading.any("another")):
+        return None  # "which card may I put on another one?": the rule
     mine = _me(reading) and (
         reading.any("hand")
         or (
@@ -938,8 +949,12 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
     specific = by_cards or any(spec.code for spec in reading.piles)
     if reading.any("build") and not specific:
         return "build"
+    if reading.has("card", "another") and reading.any("play") and not (specific or reading.cards):
+        return "build"  # "which card may I put on top of another one?"
     if reading.any("do") and reading.any("turn", "round"):
         return "turn"  # "what do I do on my turn?"
+    if reading.any("draw") and reading.any("first", "start") and not reading.cards:
+        return "draw_" + str(options.get("draw", "start"))  # "…au début ou à la fin ?"
     if reading.has("when", "end_turn") and not reading.any("me", "turn"):
         return "round_end"  # "when is it over?", "quando acaba?"
     if reading.any("how") and reading.has("lead") and not reading.any("me", "who"):
@@ -971,7 +986,7 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
     ):
         return "round_end"
     if reading.any("draw") and (
-        reading.any("when", "how_many", "should", "how", "every", "first", "need")
+        reading.any("when", "how_many", "should", "how", "every", "first", "need", "start")
         or (reading.any("can") and not reading.any("me"))  # "can I draw?": now, yes or no
     ):
         return "draw_" + str(options.get("draw", "start"))
@@ -994,6 +1009,8 @@ def _me_specific(reading: Reading) -> bool:
 
 
 def _crowns_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
+    if any("someone" in concepts_of(word) for word in reading.words) and _talk(reading):
+        return None  # "alguém fecha a janela?": asked of the room (not "si Zoé sort…")
     if reading.any("go_out") and reading.any("someone", "after"):
         return "last_turn"  # "do I still play after someone went out?"
     if reading.any("go_out") and reading.any("another") and reading.any("play", "turn"):

@@ -65,7 +65,7 @@ QUESTION_STARTS = frozenset(
      "quando", "como", "onde", "posso", "pode", "devo", "wie", "wat", "welke",
      "hoeveel", "wanneer", "hoe", "waar", "waarom", "kan", "mag", "moet", "ben", "heb",
      "zijn", "mogen", "kun", "tell", "show", "any", "dis", "diz", "zeg", "vertel", "am",
-     "has"}
+     "has", "dites", "diga", "digam"}
 )  # fmt: skip
 
 
@@ -180,6 +180,9 @@ _POLITE = frozenset(  # "would you mind…", "zou je … willen": a request
         "alstublieft",
         "aub",
         "mind",
+        "kind",  # "would you be so kind as to…", "zo vriendelijk"
+        "gentillesse",
+        "gentileza",
         "willen",
         "importa",
         "importas",
@@ -278,8 +281,9 @@ def _joined(words: list[str], part: str) -> bool:
     (klaveren), "sud où est" (sud-ouest), "no o este" (oeste). Sides only where a pile
     is wanted, after "south" or "on": "où est le roi ?" stays a question."""
     joined = words[-1] + part
-    if joined in _SPLIT_SUITS:
-        words[-1] = joined
+    doubled = words[-1] + words[-1][-1:] + part  # "schop en koning": schoppen
+    if joined in _SPLIT_SUITS or (part == "en" and doubled in _SPLIT_SUITS):
+        words[-1] = joined if joined in _SPLIT_SUITS else doubled
         return True
     if joined in _SPLIT_SIDES and len(words) >= 2:
         before = words[-2]
@@ -346,6 +350,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     ("les cartes de Zoé" is not south misheard)."""
     text = _INTERJECTION.sub("", text, count=1)
     text = _GAME_NAMES.sub(" ", text)  # "au roi dans le coin", "bij five crowns": no cards
+    text = _AS_ANYTHING.sub(" wild ", text)
     corrected = _corrected(text)
     text = _without_refused_clauses(corrected, speaker_of(lang))
     refused_out = text != corrected and _refuses_going_out(corrected, speaker_of(lang))
@@ -489,8 +494,17 @@ _GAME_NAMES = re.compile(
     r"|\b(?:five\s+crowns|cinq\s+couronnes|cinco\s+coroas|vijf\s+kronen)\b",
     re.IGNORECASE,
 )
+# What a wild card does, said instead of its name: "a carta que vale qualquer coisa",
+# "la carte qui remplace tout", "the card that can be anything".
+_AS_ANYTHING = re.compile(
+    r"\b(?:valem?\s+qualquer\s+coisa|substitui\s+qualquer\s+(?:coisa|carta)"
+    r"|remplacen?t?\s+(?:tout|n.importe\s+quoi|n.importe\s+quelle\s+carte)"
+    r"|(?:can\s+be|stands?\s+for|counts?\s+as|replaces?)\s+any(?:thing|\s+card)"
+    r"|kan\s+alles\s+zijn|telt\s+als\s+alles|vervangt\s+alles)\b",
+    re.IGNORECASE,
+)
 # "the six of clubs, no wait, the six of spades": what follows the correction stands.
-_WAIT = r"(?:wait|attends?|espera|pera[ií]?|wacht)"
+_WAIT = r"(?:wait|hang\s+on|hold\s+on|attends?|espera|pera[ií]?|wacht)"
 # "Wait" said first, on its own: an interjection ("attendez, ça coupe, vous m'entendez ?").
 _WAIT_FIRST = re.compile(
     rf"^\s*(?:{_WAIT}|attendez|espere|wacht\s+even)\s*(?:[,.!…]|$)", re.IGNORECASE
@@ -498,10 +512,11 @@ _WAIT_FIRST = re.compile(
 _CORRECTION = re.compile(
     rf"\b(?:no|non|n[aã]o|nee)\W+{_WAIT}(?!\w)|\bi mean\b"
     rf"|\b{_WAIT}\W+(?:no|non|n[aã]o|nee)\b"
-    rf"|(?:,|…|\.\.\.)\s*(?:no|non|n[aã]o|nee)(?:\s+(?:joh|man|mec|cara|hoor))?\s*,(?!\s*{_WAIT}(?!\w))"
-    r"|\bje veux dire\b|\bou melhor\b|(?:,|…|\.\.\.)\s*quer\s+dizer\b|\bik bedoel\b"
+    rf"|(?:,|…|\.\.+)\s*(?:no|non|n[aã]o|nee)(?:\s+(?:joh|man|mec|cara|hoor))?\s*,(?!\s*{_WAIT}(?!\w))"
+    r"|\bje veux dire\b|\bou melhor\b|(?:,|…|\.\.+)\s*quer\s+dizer\b|\bik bedoel\b"
     r"|\bquis\s+dizer\b|\bi\s+meant\b|\bje\s+voulais\s+dire\b|\bik\s+bedoelde\b"
     r"|\b(?:no|non|n[aã]o|nee)\W+(?:sorry|pardon|desculpa)\b"  # "… nee sorry klaveren negen"
+    r"|\b(?:sorry|pardon|desculpa)\W+(?:no|non|n[aã]o|nee)\b"
     # Said without commas, as a recogniser writes it: "actually no", "non pardon",
     # "eh nee toch maar".
     r"|\bactually\W+no\b|\b(?:no|nah|nope)\W+actually\b|\bnon\W+pardon\b|\bpardon\W+non\b"
@@ -514,6 +529,8 @@ _CORRECTION = re.compile(
     # article: "the eight of clubs uh no the eight of spades", "de boer nee de vrouw".
     r"|\b(?:uh|um|erm|euh|eh|ehm|uhm|hum|ah|oh|oops|ops)\W+(?:no|non|n[aã]o|nee)\b"
     r"|\bo\W+nee\b"  # Dutch "o nee": oh no
+    # "leg de 9 af.. nee de ruiten 7", "…... não, espera, no rei"
+    rf"|\.\.+\s*(?:no|non|n[aã]o|nee)(?:\W+{_WAIT})?\b"
     # "… nee nee klaveren negen"; not "no NO", Portuguese "on the north-west" typed
     r"|\b(?:(?-i:[Nn]o(?:\W+no)+)|non(?:\W+non)+|n[aã]o(?:\W+n[aã]o)+|nee(?:\W+nee)+)\b"
     r"|,\s*(?:oops|whoops|ops|oups|oeps)\s*,"  # "a dama de ouros, ops, a de espadas"
@@ -827,6 +844,11 @@ def _refuses_going_out(text: str, lang: str | None) -> bool:
 _CLAUSE_NEGATIONS = frozenset({"not", "dont", "don", "nao", "niet", "never", "jamais", "geen"})
 
 
+def only_excusing(words: tuple[str, ...]) -> bool:
+    """ "excusez-moi", "sorry": said to the room, before what is asked (if anything)."""
+    return bool(_EXCUSE & set(words)) and set(words) <= _EXCUSE | {"me", "moi", "mij"}
+
+
 def only_waiting(text: str) -> bool:
     """The line is "wait!" alone ("attendez", "wacht even"): said to the room."""
     match = _WAIT_FIRST.match(text)
@@ -844,6 +866,7 @@ def _corrected(text: str) -> str:
 
     The verb said before the correction still stands when the last part has none:
     "discard the king of spades, no, the queen of spades" discards the queen."""
+    text = _MEANT_LAST.sub("", text)  # "…, the six of spades I mean"
     parts = _CORRECTION.split(text)
     if len(parts) == 1:
         return text
@@ -873,18 +896,20 @@ def _corrected(text: str) -> str:
         head = _before_onto(parts[0]) if head is None else head
         if _names_a_card(head):
             return f"{head} {last}"
-    pile_said = _pile_said(parts[0])
+    target = _pile_said(parts[0]) or _onto_said(parts[0])
     if (
-        pile_said is not None
+        target is not None
         and _names_a_card(last)
         and not _names_a_pile(last)
+        and not _onto_a_card(last)
+        and not any(plain(word) in ONTO for word in last.split())  # "…, 7s on w"
         and not _verbs_in(last)
-        and _names_a_card(_before_pile(parts[0]) or "")
+        and _names_a_card(parts[0][: len(parts[0]) - len(target)])
     ):
         # "6 de espadas no oeste, ops, quis dizer o 7 de espadas": the card corrected,
-        # the pile it went on still stands
+        # the pile it went on (or the card it went on) still stands
         said = [word for word in parts[0].split() if _verbs_in(word)]
-        return " ".join([*said[:1], last, pile_said])
+        return " ".join([*said[:1], last, target])
     # The card or the draw pile corrected, the verb kept: not "pass the chips, no, the
     # bowl"; "I'll take the queen, nah actually, from the deck" takes from the deck.
     if (_names_a_card(last) or _names_a_source(last)) and not _verbs_in(last):
@@ -893,6 +918,10 @@ def _corrected(text: str) -> str:
     return last
 
 
+# "I mean" said last, after the correction it closes: no correction of its own.
+_MEANT_LAST = re.compile(
+    r"[\s,]*\b(?:i mean|je veux dire|quer dizer|bedoel ik|ik bedoel)\W*$", re.IGNORECASE
+)
 # "…, não, de paus, no leste": only the suit corrected ("of clubs", "van klaveren").
 _OF_SUIT = re.compile(r"^\s*(?:of|de|van)\s+(\w+)\W*(.*)$", re.IGNORECASE | re.DOTALL)
 _PILE_WORDS = frozenset(
@@ -936,14 +965,27 @@ def _before_pile(text: str) -> str | None:
     return None if start is None else " ".join(tokens[:start])
 
 
+def _onto_start(tokens: list[str]) -> int | None:
+    """Where the first "on" after a card is."""
+    for at, token in enumerate(tokens):
+        if at and plain(token) in ONTO and _names_a_card(" ".join(tokens[:at])):
+            return at
+    return None
+
+
 def _before_onto(text: str) -> str:
     """The words before the first "on" after a card: the card of a line whose target
     card is corrected ("seven of spades on the eight of clubs, no, on the eight of…")."""
     tokens = text.strip(" ,.;:!").split()
-    for at, token in enumerate(tokens):
-        if at and plain(token) in ONTO and _names_a_card(" ".join(tokens[:at])):
-            return " ".join(tokens[:at])
-    return " ".join(tokens)
+    start = _onto_start(tokens)
+    return " ".join(tokens if start is None else tokens[:start])
+
+
+def _onto_said(text: str) -> str | None:
+    """The first "on" after a card and what follows it ("on the seven of hearts")."""
+    tokens = text.strip(" ,.;:!").split()
+    start = _onto_start(tokens)
+    return None if start is None else " ".join(tokens[start:])
 
 
 def _names_a_card(text: str) -> bool:
@@ -1073,20 +1115,26 @@ def _lead_at(text: str, words: list[str]) -> int:
     at = 1 if len(words) > 1 and vocative else 0
     while at < len(words) - 1 and words[at] in _HESITATIONS:
         at += 1
+    if 0 < at < len(words) - 1 and words[at - 1] in _EXCUSE and words[at] in ("me", "moi"):
+        at += 1  # "excuse me, who…", "excusez-moi, …"
     return at
+
+
+_EXCUSE = frozenset({"excuse", "excusez", "pardon", "sorry", "desculpa", "desculpe"})
 
 
 # Words a spoken line may open with before what it says; never a question or a move.
 _HESITATIONS = frozenset(
     {"uh", "um", "erm", "uhm", "hmm", "hum", "euh", "eh", "ehm", "ah", "oh", "bon", "bah",
      "nou", "wait", "attends", "attend", "espera", "pera", "wacht", "ja", "ok", "okay", "oke",
-     "well", "hey", "olha", "tipo", "alors", "entao", "dus"}
+     "well", "hey", "olha", "tipo", "alors", "entao", "dus", *_EXCUSE}
 )  # fmt: skip
 _CLAUSE_BREAK = re.compile(r"[,;.!]\s*\w")
 # Two words that ask when they open a line: "je peux poser ?", "dá para fechar?".
 _ASKING_PAIRS = frozenset(
     {("je", "peux"), ("je", "dois"), ("tu", "peux"), ("on", "peut"), ("da", "para"),
-     ("da", "pra"), ("eu", "posso"), ("have", "i"), ("have", "you"), ("sera", "que")}
+     ("da", "pra"), ("eu", "posso"), ("have", "i"), ("have", "you"), ("sera", "que"),
+     ("me", "diga"), ("me", "diz"), ("me", "fala"), ("me", "conta")}
 )  # fmt: skip
 
 
@@ -1104,6 +1152,8 @@ def _yes_no_est_ce_que(words: list[str]) -> bool:
 def _asks_at(words: list[str], at: int, speaker: str | None, several_clauses: bool) -> bool:
     """Whether the line, from its own first word, opens as a question does."""
     lead = words[at] if at < len(words) else ""
+    if lead == "pode" and at + 1 < len(words) and concepts_of(words[at + 1]) & _ACTION_VERBS:
+        return False  # "pode passar a vez": go ahead and pass it (asked with a "?")
     if lead in QUESTION_STARTS and lead not in _NOT_QUESTION_STARTS.get(speaker or "", ()):
         return True
     if speaker in (None, "nl") and _dutch_inverted(words[at : at + 2]):
@@ -1413,10 +1463,15 @@ def _alternatives(words: list[str], per_word: list[set[str]], lang: str | None) 
         | ({"ou"} if lang in (None, "fr", "pt") else set())
         | ({"of"} if lang == "nl" else set())
     )
+    # "au début ou à la fin du tour": the end as a noun is no move
+    acts = [
+        concepts - {"end_turn"} if at and words[at - 1] in ARTICLES else concepts
+        for at, concepts in enumerate(per_word)
+    ]
     for at, word in enumerate(words):
         if word in ors and 0 < at < len(words) - 1:
-            before = set().union(*per_word[:at]) & _ACTS
-            after = set().union(*per_word[at + 1 :]) & _ACTS
+            before = set().union(*acts[:at]) & _ACTS
+            after = set().union(*acts[at + 1 :]) & _ACTS
             if before and after:
                 return True
     return False
@@ -1992,7 +2047,12 @@ _ACTION_CONCEPTS = frozenset({"draw", "take", "discard", "go_out", "end_turn", "
 
 def _ace_after_article(words: list[str], index: int) -> bool:
     """ "l'as", "o ás": "as" after an article is the ace, not English "as" or "as" (the)."""
+    if index >= 2 and words[index - 1] == "l" and words[index - 2] in _SUBJECTS:
+        return False  # "c'est toi qui l'as faite", "tu l'as vu": a verb
     return words[index] == "as" and index > 0 and words[index - 1] in _ACE_ARTICLES
+
+
+_SUBJECTS = frozenset({"tu", "qui", "je", "j", "il", "elle", "on", "que", "qu"})
 
 
 _ACE_ARTICLES = frozenset({"l", "o", "um", "un", "les", "des", "d", "os", "cet"})

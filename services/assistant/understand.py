@@ -28,6 +28,7 @@ from services.assistant.reading import (
     another_time,
     card_rank,
     corrects_itself,
+    only_excusing,
     only_waiting,
     read,
 )
@@ -206,6 +207,7 @@ def _understand_line(
     if (
         not reading.words
         or only_waiting(text)
+        or only_excusing(reading.words)
         or (reading.has("aside") and not (reading.cards or reading.piles))
         or reading.has("past")
     ):
@@ -351,7 +353,8 @@ def _not_now(reading: Reading, state: Mapping[str, Any], legal: Sequence[Action]
         verbs = verbs | {"draw"}  # "deck", "la pioche": a draw, said by its pile
     # "harten heer in de hoek": a corner with no direction is a place too
     onto = reading.piles or any(spec.onto for spec in reading.cards) or reading.any("corner")
-    if not (verbs or (any(not spec.onto for spec in reading.cards) and onto)):
+    moved = len(reading.piles) == 2 and not reading.cards  # "oost naar noord"
+    if not (verbs or moved or (any(not spec.onto for spec in reading.cards) and onto)):
         return None  # "the queen of clubs?" alone may be asked
     if not reading.cards and any(_unknown_word(word) for word in reading.words):
         return None  # "mamie, tu veux encore du café ?": table talk, not a move
@@ -824,7 +827,9 @@ def _whole_action(reading: Reading, game: str) -> Action | None:
     codes = [spec.code for spec in reading.piles if spec.code is not None]
     if game == "kings-corner":
         # "ik pak nog een kaart": taking a card is drawing one
-        drawing = "draw" in verbs or ("take" in verbs and reading.any("card", "stock"))
+        drawing = "draw" in verbs or (
+            "take" in verbs and (reading.any("card", "stock") or not (reading.cards or codes))
+        )  # "pakken" alone, too
         if verbs & {"discard", "go_out"} or ("take" in verbs and not drawing):
             return None
         if drawing and not reading.cards and not codes:

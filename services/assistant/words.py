@@ -361,7 +361,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("score", "scores", "points", "point", "total", "standings", "winning", "win",
                "leading", "lead", "ahead", "losing", "scoreboard", "tally"),
         "fr": ("score", "points", "point", "total", "classement", "gagne", "gagner", "mene",
-               "tete", "perd", "devant", "resultat", "resultats"),
+               "perd", "devant", "resultat", "resultats"),
         "pt": ("placar", "pontos", "ponto", "pontuacao", "total", "ganhando", "ganhar",
                "vencendo", "frente", "liderando", "perdendo", "resultado", "contagem"),
         "nl": ("score", "punten", "punt", "stand", "totaal", "wint", "winnen",
@@ -370,7 +370,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     # Who is ahead: also a "score" question ("am I winning?" asks for the leader).
     "lead": {
         "en": ("winning", "win", "leading", "lead", "ahead", "front", "beating"),
-        "fr": ("gagne", "gagner", "gagnant", "mene", "tete", "devant", "premier", "premiere",
+        "fr": ("gagne", "gagner", "gagnant", "mene", "devant", "premier", "premiere",
                "bat", "battre"),
         "pt": ("ganhando", "ganhar", "vencendo", "frente", "liderando", "lider", "ganha",
                "primeiro", "primeira", "lideranca"),
@@ -428,9 +428,11 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("betekent", "betekenis", "uitleg", "regel", "regels"),
     },
     "meld": {
-        "en": ("run", "runs", "book", "books", "meld", "melds", "set", "sets", "sequence"),
+        "en": ("run", "runs", "book", "books", "meld", "melds", "set", "sets", "sequence",
+               "combination", "combinations", "combo", "combos"),
         "fr": ("suite", "suites", "famille", "familles", "combinaison", "brelan", "sequence"),
-        "pt": ("sequencia", "trinca", "trincas", "grupo", "grupos", "combinacao"),
+        "pt": ("sequencia", "trinca", "trincas", "grupo", "grupos", "combinacao", "combinacoes",
+               "seguidas", "sequencias"),
         "nl": ("reeks", "reeksen", "serie", "set", "combinatie", "straat"),
     },
     "last": {"en": ("last", "final"), "fr": ("dernier", "derniere"),
@@ -485,6 +487,7 @@ FILLERS = frozenset(
      "are", "was", "suis", "sou", "estou", "vou", "going", "gonna", "let", "lets", "will",
      "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "stp", "por", "favor",
      "prie", "vas", "deixa", "deixe", "laisse", "laissez", "effe", "efkes",
+     "auriez", "voudriez", "pourriez",  # "auriez-vous la gentillesse de…"
      "daarboven", "daaronder", "hierzo", "ali", "la-bas", "labas",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",
