@@ -76,6 +76,11 @@ class Words:
             return ", ".join(str(v) for v in value)
         if name in CARD_PARAMS and isinstance(value, str) and _CARD.match(value):
             return self.card(value)
+        if name in CARD_PARAMS and value == "wild":  # a card named only in part
+            return self.t("card.wild")
+        for part in ("rank", "suit"):
+            if name in CARD_PARAMS and self.has(f"{part}.{value}"):
+                return self.t(f"{part}.{value}")
         if name in PILE_PARAMS and self.has(f"pile.{value}"):
             return self.t(f"pile.{value}")
         if name in SEAT_PARAMS and isinstance(value, int):

@@ -42,6 +42,9 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("stuck with", "", "take"),
     _idiom("what do i do", "do"),
     _idiom("what shall i do", "do"),
+    _idiom("what do i have to do", "do"),
+    _idiom("what do i need to do", "do"),
+    _idiom("what must i do", "do"),
     _idiom("what now $", "do"),
     _idiom("hit me", "draw"),  # the card-table call for one more card
     _idiom("^ and now $", "do"),
@@ -219,6 +222,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("dichte stapel", "stock", "face_up first"),
     _idiom("was ik aan het zeggen", "aside", "what say mean me"),
     _idiom("aan het begin", "first"),
+    _idiom("wat mag je doen", "do"),
+    _idiom("wat mag je allemaal doen", "do"),
     _idiom("in het begin", "first"),
     _idiom("waarop leggen", "build"),  # "welke kaart mag ik waarop leggen?"
     _idiom("leg alles neer", "go_out", "play"),
@@ -238,6 +243,8 @@ _PARTICLES = frozenset({"voor", "af", "weg", "op", "uit", "mee", "neer", "terug"
 
 def separable_concepts(words: tuple[str, ...] | list[str]) -> frozenset[str]:
     """The concepts of a Dutch verb split around the line: its particle last, its stem before."""
+    if len(words) >= 2 and words[-1] == "gaan" and {"laat", "laten"} & set(words):
+        return frozenset({"discard"})  # "ik laat harten drie gaan": let it go, thrown
     if len(words) < 2 or words[-1] not in _PARTICLES:
         return frozenset()
     particle = words[-1]

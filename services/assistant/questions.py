@@ -75,21 +75,35 @@ def help_answer(state: State | None) -> Answer:
     return Answer("help", {"game": state.get("game") if state else None})
 
 
-_SCREEN = frozenset({"tv", "tele", "television", "televisao", "televisie", "tablet", "tablette"})
+_SCREEN = frozenset(
+    {"tv", "tele", "television", "televisao", "televisie", "tablet", "tablette", "bot", "robot"}
+)
+
+
+def _to_the_assistant(reading: Reading) -> bool:
+    """Said to the assistant: "comment je te parle ?", "how do I talk to the TV?", "what
+    am I supposed to say to this thing?"."""
+    return (
+        reading.any("you")
+        or "te" in reading.words
+        or bool(_SCREEN & set(reading.words))
+        or any(
+            word == "to" and {"it", "thing"} & set(reading.words[at + 1 : at + 3])
+            for at, word in enumerate(reading.words)
+        )
+    )
 
 
 def _help(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.has("what", "say", "can") and not reading.any("go_out", "meld", "score", "value"):
         return help_answer(state)
-    to_you = (
-        reading.any("you") or "te" in reading.words or bool(_SCREEN & set(reading.words))
-    )  # "comment je te parle ?", "how do I talk to the TV?"
+    to_you = _to_the_assistant(reading)
     talk = reading.has("say") and to_you and reading.any("how", "what")  # "how do I talk to you?"
     able = reading.has("what", "you") and reading.any("can") and len(reading.words) <= 5
-    asked = talk or able or reading.has("understand", "you")  # "what can you do?"
-    said_to_you = reading.has("what", "say", "should") and (
-        reading.any("you") or "te" in reading.words
-    )  # "what should I say to you?", "qu'est-ce que je dois te dire ?"
+    understood = reading.has("understand", "you") and not reading.any("build", "card")
+    asked = talk or able or understood  # "what can you do?", "tu comprends quoi ?"
+    said_to_you = reading.has("what", "say", "should") and to_you
+    # "what should I say to you?", "qu'est-ce que je dois te dire ?"
     over = reading.any("end_turn", "when")  # "how do you know when it's over?": a rule
     asked = asked or (  # "how does this assistant work?", "o que o assistente faz?"
         reading.any("assistant") and reading.question and reading.any("how", "what", "works")
@@ -109,7 +123,7 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None  # "il faut piocher avant ?", "…aan het begin altijd pakken?": the rule
     if reading.any("need", "have") and reading.any("go_out") and not reading.cards:
         return None  # "what must I have to go out?": the rule
-    if reading.any("say") and (reading.any("you") or "te" in reading.words):
+    if reading.any("say") and _to_the_assistant(reading):
         return None  # "what should I say to you?": the help
     asked = (
         reading.any("hint")
@@ -127,7 +141,12 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
             and reading.question
             and (reading.any("what", "play", "move") or _acts(reading))
         )  # not "de joker moet weg": said, not asked
-        or (reading.has("do") and not reading.any("turn", "round", "have"))  # "je fais quoi ?"
+        # "je fais quoi ?", "what do I have to do first?" (not "what do I have?")
+        or (
+            reading.has("do")
+            and not reading.any("turn", "round")
+            and not (reading.any("have") and not reading.any("need"))
+        )
     )
     asked = asked or (  # "je joue quoi ?", "wat speel ik?": what to play, asked
         reading.question
@@ -210,7 +229,7 @@ def _moves(reading: Reading, state: State | None, names: Mapping[int, str]) -> U
             return None
         if reading.cards or reading.piles or _acts(reading):
             return None
-        if reading.any("corner", "side", "empty", "pile", "another", "meld"):
+        if reading.any("corner", "side", "empty", "pile", "another", "meld", "works"):
             return None  # "what can go in a corner?", "o que é uma sequência?": rules
     if reading.cards and not all(spec.onto for spec in reading.cards):
         return None
@@ -426,6 +445,8 @@ def _pile_top(reading: Reading, state: State | None, names: Mapping[int, str]) -
 def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Understood | None:
     if reading.any("go_out", "score", "meld", "value", "last", "draw") or reading.cards:
         return None
+    if _unknown_words(reading, names) >= 2:
+        return None  # "can you turn it up a little, I can't hear the telly": to the room
     if reading.has("card", "can"):
         return None  # "which of my cards can go somewhere?": where they fit, not a turn
     if reading.any("do", "build"):
@@ -848,6 +869,15 @@ def _of_the_round(reading: Reading, at: int) -> bool:
     )
 
 
+def _unknown_words(reading: Reading, names: Mapping[int, str]) -> int:
+    """How many words of the line the assistant does not know, players' names aside."""
+    named = {parts[0] for name in names.values() if (parts := normalize(name))}
+    return sum(
+        len(w) > 2 and not is_known(w) and w not in FILLERS and w not in named
+        for w in reading.words
+    )
+
+
 def _talk(reading: Reading) -> bool:
     """A statement among words the assistant does not know ("…com esse jogo kkk")."""
     return any(len(w) > 2 and not is_known(w) and w not in FILLERS for w in reading.words)
@@ -949,8 +979,13 @@ def _kings_topic(reading: Reading, options: Mapping[str, Any]) -> str | None:
     specific = by_cards or any(spec.code for spec in reading.piles)
     if reading.any("build") and not specific:
         return "build"
-    if reading.has("card", "another") and reading.any("play") and not (specific or reading.cards):
-        return "build"  # "which card may I put on top of another one?"
+    if (
+        reading.has("card")
+        and reading.any("another", "pile")
+        and reading.any("play")
+        and not (specific or reading.cards or reading.any("empty", "corner", "move"))
+    ):
+        return "build"  # "which card may I put on another?", "…poser une carte sur une pile"
     if reading.any("do") and reading.any("turn", "round"):
         return "turn"  # "what do I do on my turn?"
     if reading.any("draw") and reading.any("first", "start") and not reading.cards:

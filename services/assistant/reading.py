@@ -107,7 +107,10 @@ class CardSpec:
         return f"{RANK_TEXT.get(self.rank, str(self.rank))}{self.suit}"
 
     def shown(self) -> str:
-        """How to name it back: the code, else the rank ("Q"), else the suit's code."""
+        """How to name it back: the code, else the rank ("Q"), else the suit's code, else
+        "wild" (the screens word each)."""
+        if self.wild and not self.text():
+            return "wild"
         return self.text() or (
             RANK_TEXT.get(self.rank, str(self.rank)) if self.rank else (self.suit or "?")
         )
@@ -490,7 +493,9 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
 # neither cards nor piles.
 _GAME_NAMES = re.compile(
     r"\bkings\s+in\s+(?:the\s+)?corner\b|\bau(?:x)?\s+rois?\s+dans\s+(?:le|les)\s+coins?"
-    r"|\breis\s+nos?\s+cantos?|\bkoningen\s+in\s+de\s+hoek(?:en)?"
+    # (named after a word that names a game: "só reis nos cantos, né?" is the corner rule)
+    r"|\b(?:o|de|do|no|nos|em|jogo|jogar|jogamos|joga|jogando)\s+reis\s+nos?\s+cantos?"
+    r"|\bkoningen\s+in\s+de\s+hoek(?:en)?"
     r"|\b(?:five\s+crowns|cinq\s+couronnes|cinco\s+coroas|vijf\s+kronen)\b",
     re.IGNORECASE,
 )
@@ -530,7 +535,7 @@ _CORRECTION = re.compile(
     r"|\b(?:uh|um|erm|euh|eh|ehm|uhm|hum|ah|oh|oops|ops)\W+(?:no|non|n[aã]o|nee)\b"
     r"|\bo\W+nee\b"  # Dutch "o nee": oh no
     # "leg de 9 af.. nee de ruiten 7", "…... não, espera, no rei"
-    rf"|\.\.+\s*(?:no|non|n[aã]o|nee)(?:\W+{_WAIT})?\b"
+    rf"|\.\.+\s*(?:no|nah|nope|non|n[aã]o|nee)(?:\W+{_WAIT})?\b"
     # "… nee nee klaveren negen"; not "no NO", Portuguese "on the north-west" typed
     r"|\b(?:(?-i:[Nn]o(?:\W+no)+)|non(?:\W+non)+|n[aã]o(?:\W+n[aã]o)+|nee(?:\W+nee)+)\b"
     r"|,\s*(?:oops|whoops|ops|oups|oeps)\s*,"  # "a dama de ouros, ops, a de espadas"

@@ -419,7 +419,12 @@ def _remark(reading: Reading, matches: list[Action]) -> bool:
     said about it, not thrown ("ce joker, je l'ai attendu toute la soirée")."""
     if reading.concepts & VERBS or any(a["type"] not in ("discard", "go_out") for a in matches):
         return False
+    if _I & set(reading.words):
+        return True  # "I love this joker", "this king, I've had it since the beginning"
     return sum(_unknown_word(word) for word in reading.words) >= 2
+
+
+_I = frozenset({"i", "je", "j", "eu", "ik"})  # a subject, and no verb of a move: a remark
 
 
 def _mostly_unknown(reading: Reading) -> bool:

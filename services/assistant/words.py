@@ -204,7 +204,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "en": ("discard", "throw", "toss", "dump", "ditch", "rid", "bin", "chuck", "lose",
                "thrown", "threw", "discarded"),
         "fr": ("defausser", "defausse", "jeter", "jette", "ecarter", "balancer", "virer",
-               "lacher", "larguer", "debarrasser", "debarrasse", "degage"),
+               "lacher", "larguer", "debarrasser", "debarrasse", "degage", "separe",
+               "separer"),
         "pt": ("descartar", "descarto", "descarte", "largar", "fora", "livrar", "livro", "livra"),
         "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg",
                "lozen", "loos", "weggegooid", "gegooid", "afgelegd", "eruit"),
@@ -234,11 +235,12 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "play": {
         "en": ("play", "put", "place", "lay", "drop", "stick", "go", "pop", "slap", "add"),
-        "fr": ("jouer", "joue", "poser", "pose", "mettre", "mets", "placer", "va", "ajouter"),
+        "fr": ("jouer", "joue", "poser", "pose", "mettre", "mets", "placer", "va", "ajouter",
+               "rejouer", "rejoue"),
         "pt": ("jogar", "jogo", "colocar", "coloco", "por", "ponho", "poe", "ponha", "botar",
                "meter", "vai", "mandar", "baixar", "baixo"),
         "nl": ("spelen", "speel", "speelt", "leggen", "leg", "zetten", "zet", "plaatsen", "gaat",
-               "neerleggen"),
+               "neerleggen", "opleggen"),
     },
     "card": {
         "en": ("card", "holding"), "fr": ("carte",), "pt": ("carta", "cartinha"),
@@ -488,6 +490,7 @@ FILLERS = frozenset(
      "vais", "allons", "vamos", "gaan", "want", "wanna", "plait", "svp", "stp", "por", "favor",
      "prie", "vas", "deixa", "deixe", "laisse", "laissez", "effe", "efkes",
      "auriez", "voudriez", "pourriez",  # "auriez-vous la gentillesse de…"
+     "encore", "fois", "cette", "again", "weer",  # "cette fois on pioche", "encore une"
      "daarboven", "daaronder", "hierzo", "ali", "la-bas", "labas",
      "graag", "alsjeblieft", "alstublieft", "il", "te", "s", "bent", "jij", "nah", "nope",
      "nee", "non", "no", "kom", "come", "bora", "merci", "obrigado", "obrigada", "thanks",

@@ -61,6 +61,10 @@ function formatParam(name, value) {
     return list(value.map(String));
   }
   if (CARD_PARAMS.has(name) && looksLikeCard(value)) return card(value);
+  // A card named only in part by a player ("the king", "a heart", "a wild one")
+  if (CARD_PARAMS.has(name) && value === "wild") return t("card.wild");
+  if (CARD_PARAMS.has(name) && has(`rank.${value}`)) return t(`rank.${value}`);
+  if (CARD_PARAMS.has(name) && has(`suit.${value}`)) return t(`suit.${value}`);
   if (PILE_PARAMS.has(name) && has(`pile.${value}`)) return t(`pile.${value}`);
   if (SEAT_PARAMS.has(name) && Number.isInteger(value)) return nameOf(value);
   if (name === "game" && has(`game.${value}`)) return t(`game.${value}`);
