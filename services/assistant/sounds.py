@@ -13,7 +13,7 @@ import itertools
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from services.assistant.words import (
     CONCEPTS,
@@ -95,6 +95,10 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
+_REMEMBERED = 1 << 14  # answers kept per index: bounded, for a long-running service
+_UNASKED = object()
+
+
 class SoundIndex(Generic[Meaning]):
     """Known words by sound key, to find what a slip or typo stands for."""
 
@@ -104,6 +108,7 @@ class SoundIndex(Generic[Meaning]):
         self.words = dict(words)
         self.languages = dict(languages or {})  # a word's languages ("en nl"), if known
         self._by_key: dict[str, set[Meaning]] = {}
+        self._closest: dict[tuple[str, str | None, bool], object] = {}
         for word, meaning in self.words.items():
             for key in sound_keys(word):
                 self._by_key.setdefault(key, set()).add(meaning)
@@ -128,6 +133,16 @@ class SoundIndex(Generic[Meaning]):
         Sound first; else one keystroke away; when that still leaves two meanings, the
         speaker's own language's word ("oest" is Portuguese "oeste", not Dutch "oost").
         """
+        asked = (heard, lang, short)
+        found = self._closest.get(asked, _UNASKED)  # a line's words are heard again and again
+        if found is _UNASKED:
+            found = self._find(heard, lang, short)
+            if len(self._closest) >= _REMEMBERED:
+                self._closest.clear()
+            self._closest[asked] = found
+        return cast("Meaning | None", found)
+
+    def _find(self, heard: str, lang: str | None, short: bool) -> Meaning | None:
         if heard in self.words:
             return self.words[heard]
         alike = {meaning for key in sound_keys(heard) for meaning in self._by_key.get(key, ())}
