@@ -49,6 +49,10 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("hit me", "draw"),  # the card-table call for one more card
     _idiom("^ and now $", "do"),
     _idiom("that s me", "end_turn"),
+    _idiom("that will be all", "end_turn"),
+    _idiom("that ll be all", "end_turn"),
+    _idiom("allowed to go on", "build"),
+    _idiom("go on top of a pile", "build"),
     _idiom("what goes on what", "build"),
     _idiom("where do i stand", "score me"),
     _idiom("who s on top", "lead score"),
@@ -249,11 +253,12 @@ def separable_concepts(words: tuple[str, ...] | list[str]) -> frozenset[str]:
         return frozenset()
     particle = words[-1]
     for word in words[:-1]:
-        stem = word[:-1] if word.endswith("t") else word  # "levert … op": opleveren
-        for joined in (particle + stem + "en", particle + stem + stem[-1:] + "en"):
-            found = form_concepts(joined, "nl")
-            if found:
-                return frozenset(found)
+        # "levert … op": opleveren; "sluit … af": afsluiten (its "t" is the stem's)
+        for stem in dict.fromkeys((word[:-1] if word.endswith("t") else word, word)):
+            for joined in (particle + stem + "en", particle + stem + stem[-1:] + "en"):
+                found = form_concepts(joined, "nl")
+                if found:
+                    return frozenset(found)
     return frozenset()
 
 

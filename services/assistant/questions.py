@@ -406,6 +406,8 @@ def _discard_top(
         return None
     if reading.any("meld", "value", "score", "how_many"):
         return None
+    if reading.cards and reading.asks_it_done():
+        return None  # "wilt u de klaveren negen voor mij afleggen?": the discard, asked for
     if state is None:
         return Refusal("no_game_yet")
     return discard_top_answer(state)
@@ -447,8 +449,8 @@ def _turn(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         return None
     if _unknown_words(reading, names) >= 2:
         return None  # "can you turn it up a little, I can't hear the telly": to the room
-    if reading.has("card", "can"):
-        return None  # "which of my cards can go somewhere?": where they fit, not a turn
+    if reading.has("card", "can") or reading.has("what", "can", "play"):
+        return None  # "which of my cards can go somewhere?", "what can I play?": not a turn
     if reading.any("do", "build"):
         return None  # "what do I do on my turn?" is a rule
     whose = reading.any("turn") and (
@@ -610,8 +612,8 @@ def _hand(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
     acts = reading.any("draw", "discard", "move", "end_turn", "go_out")
     if reading.any("how_many", "score", "value", "turn", "need") or reading.cards or acts:
         return None  # "ik heb een kaart nodig" asks for a card, not the hand
-    if reading.any("build") or (reading.any("play") and reading.any("another")):
-        return None  # "which card may I put on another one?": the rule
+    if reading.any("build", "empty") or (reading.any("play") and reading.any("another")):
+        return None  # "which card may I put on another one?", "…on an empty spot?": rules
     mine = _me(reading) and (
         reading.any("hand")
         or (
@@ -647,8 +649,8 @@ def _standings(
         and not reading.any("card", "stock", "draw", "left")
         and not any("have" in concepts_of(word) for word in reading.words if word != "a")
     )
-    if reading.cards and not reading.question and _acts(reading):
-        return None  # "lose the seven of diamonds": a discard, not the losing side
+    if not reading.question and _acts(reading):
+        return None  # "lose the seven of diamonds", "eu compro uma carta primeiro": a move
     if not reading.question and _talk(reading) and _named_seat(reading, names) is None:
         return None  # "haha papa verliest weer": news of the table, nothing asked
     if not (reading.any("score") or by_cards or points_of) or (

@@ -185,6 +185,7 @@ _POLITE = frozenset(  # "would you mind…", "zou je … willen": a request
         "mind",
         "kind",  # "would you be so kind as to…", "zo vriendelijk"
         "gentillesse",
+        "amabilite",
         "gentileza",
         "willen",
         "importa",
@@ -502,7 +503,8 @@ _GAME_NAMES = re.compile(
 # What a wild card does, said instead of its name: "a carta que vale qualquer coisa",
 # "la carte qui remplace tout", "the card that can be anything".
 _AS_ANYTHING = re.compile(
-    r"\b(?:valem?\s+qualquer\s+coisa|substitui\s+qualquer\s+(?:coisa|carta)"
+    r"\b(?:valem?\s+(?:por\s+)?qualquer\s+(?:coisa|carta|outra)"
+    r"|substitui\s+qualquer\s+(?:coisa|carta)"
     r"|remplacen?t?\s+(?:tout|n.importe\s+quoi|n.importe\s+quelle\s+carte)"
     r"|(?:can\s+be|stands?\s+for|counts?\s+as|replaces?)\s+any(?:thing|\s+card)"
     r"|kan\s+alles\s+zijn|telt\s+als\s+alles|vervangt\s+alles)\b",
@@ -522,6 +524,7 @@ _CORRECTION = re.compile(
     r"|\bquis\s+dizer\b|\bi\s+meant\b|\bje\s+voulais\s+dire\b|\bik\s+bedoelde\b"
     r"|\b(?:no|non|n[aã]o|nee)\W+(?:sorry|pardon|desculpa)\b"  # "… nee sorry klaveren negen"
     r"|\b(?:sorry|pardon|desculpa)\W+(?:no|non|n[aã]o|nee)\b"
+    r"|\bbeg\s+your\s+pardon\b|(?:,|…|\.\.+)\s*perd[aã]o\b"  # "…, I do beg your pardon, …"
     # Said without commas, as a recogniser writes it: "actually no", "non pardon",
     # "eh nee toch maar".
     r"|\bactually\W+no\b|\b(?:no|nah|nope)\W+actually\b|\bnon\W+pardon\b|\bpardon\W+non\b"
@@ -580,8 +583,9 @@ def _modal_want(words: list[str], per_word: list[set[str]]) -> None:
     for index, word in enumerate(words):
         after = words[index + 1] if index + 1 < len(words) else ""
         # "I want to see your faces": "want to" is a modal before any verb
-        if word in _WANT_WORDS and (other_verb or after in ("to", "om")):
-            per_word[index].discard("take")
+        verb_next = index + 1 < len(words) and bool(per_word[index + 1] & _OTHER_VERBS)
+        if word in _WANT_WORDS and (other_verb or verb_next or after in ("to", "om")):
+            per_word[index].discard("take")  # "quero descartar um nove": the verb after
 
 
 _FIRST = frozenset({"first", "primeiro", "premier", "eerst", "eerste"})
@@ -925,7 +929,7 @@ def _corrected(text: str) -> str:
 
 # "I mean" said last, after the correction it closes: no correction of its own.
 _MEANT_LAST = re.compile(
-    r"[\s,]*\b(?:i mean|je veux dire|quer dizer|bedoel ik|ik bedoel)\W*$", re.IGNORECASE
+    r"[\s,]*\b(?:i meant?|je veux dire|quer dizer|bedoel ik|ik bedoel)\W*$", re.IGNORECASE
 )
 # "…, não, de paus, no leste": only the suit corrected ("of clubs", "van klaveren").
 _OF_SUIT = re.compile(r"^\s*(?:of|de|van)\s+(\w+)\W*(.*)$", re.IGNORECASE | re.DOTALL)

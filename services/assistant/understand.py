@@ -58,11 +58,13 @@ ALLOWED_VERBS: dict[str, frozenset[str]] = {
     "end_turn": frozenset({"end_turn"}),
 }
 # Asking the assistant to do it ("can you play…") is a request, not a question.
-REQUEST_WORDS = frozenset({"you", "tu", "voce", "jij", "please", "svp", "stp", "pf"})
+REQUEST_WORDS = frozenset(
+    {"you", "tu", "voce", "jij", "please", "svp", "stp", "pf", "poderia", "pourriez"}
+)
 PRONOUNS = frozenset(
     {"i", "me", "my", "je", "j", "moi", "ma", "mon", "eu", "ik", "mij", "mijn", "you", "tu"}
 )
-DUTCH_ASK = frozenset({"kun", "kan", "wil", "zou"})
+DUTCH_ASK = frozenset({"kun", "kan", "wil", "zou", "wilt", "kunt", "zoudt"})
 STRUCTURE = ONTO | FROM | CONNECTORS  # "from", "onto": neither known nor noise
 
 
@@ -118,8 +120,8 @@ def understand(
         # "read me my cards, I've left my glasses in the car": a question among talk,
         # answered (never a move: a clause cut from its line may lose a "no")
         chosen = by_sentence(clauses, lambda part: _understand_line(part, state, names, lang), lang)
-        if isinstance(chosen, Answer):
-            return chosen
+        if isinstance(chosen, Answer) and chosen.code != "legal_no":
+            return chosen  # not "no move fits" of a clause cut from talk ("vous me donnerez…")
     return whole
 
 
@@ -282,6 +284,13 @@ def _by_rules(
         return _legality(reading, matches)
     if reading.negated or (matches and (_noise(reading, matches) or _remark(reading, matches))):
         return Refusal("not_understood", {"text": text.strip()[:80]})
+    if (
+        matches
+        and reading.any("someone")
+        and not (reading.cards or reading.piles or _I & set(reading.words))
+    ):
+        # "alguém me passa o guaraná": asked of someone else (not "je pioche et quelqu'un…")
+        return Refusal("not_understood", {"text": text.strip()[:80]})
     if len(matches) == 1:
         return _go_out_check(matches[0], reading, legal)
     if matches:
@@ -392,7 +401,7 @@ def _source_only(reading: Reading) -> bool:
         not reading.question
         and not (reading.cards or reading.piles)
         and bool(reading.concepts & sources)
-        and reading.concepts <= sources | {"pile", "card"}
+        and reading.concepts <= sources | {"pile", "card", "you", "me"}  # "…, s'il vous plaît"
         and not any(_unknown_word(word) for word in reading.words)
     )
 
@@ -434,6 +443,10 @@ def _mostly_unknown(reading: Reading) -> bool:
     return unknown > 0 and unknown >= known  # only padding ("Ben, jij bent"): not noise
 
 
+def _unknown_count(reading: Reading) -> int:
+    return sum(_unknown_word(word) for word in reading.words)
+
+
 def _unknown_word(word: str) -> bool:
     """A word the assistant does not know and that is not mere padding."""
     return len(word) > 2 and not is_known(word) and word not in FILLERS and word not in STRUCTURE
@@ -462,6 +475,8 @@ def _legality(reading: Reading, matches: list[Action]) -> Understood:
         or (reading.any("someone") and not (reading.cards or reading.piles))
         # "who wants another beer?": asked of the table, not whether the asker may
         or (reading.any("who") and not (reading.cards or reading.piles))
+        # "vous me donnerez la recette ?": words of the kitchen, not of the game
+        or (not (reading.cards or reading.piles) and _unknown_count(reading) >= 2)
     ):
         return Refusal("not_understood", {"text": " ".join(reading.words)[:80]})
     if len(matches) == 1:
@@ -848,8 +863,8 @@ def _whole_action(reading: Reading, game: str) -> Action | None:
         return None
     if game != "five-crowns" or reading.piles:
         return None
-    if not reading.cards and verbs & {"draw", "take"}:
-        if reading.has("discard_pile"):
+    if not reading.cards and (verbs & {"draw", "take"} or _source_only(reading)):
+        if reading.has("discard_pile"):  # "une carte du talon, s'il vous plaît": said by its pile
             return {"type": "draw", "source": "discard"}
         if "draw" in verbs or reading.any("card", "stock"):
             return {"type": "draw", "source": "stock"}

@@ -205,7 +205,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "thrown", "threw", "discarded"),
         "fr": ("defausser", "defausse", "jeter", "jette", "ecarter", "balancer", "virer",
                "lacher", "larguer", "debarrasser", "debarrasse", "degage", "separe",
-               "separer"),
+               "separer", "defais", "defaire"),
         "pt": ("descartar", "descarto", "descarte", "largar", "fora", "livrar", "livro", "livra"),
         "nl": ("afleggen", "weggooien", "gooien", "gooi", "afgooien", "dumpen", "af", "weg",
                "lozen", "loos", "weggegooid", "gegooid", "afgelegd", "eruit"),
@@ -225,7 +225,8 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                "contigo"),
         "nl": ("klaar", "pas", "passen", "gepast", "einde", "stoppen", "eindigen", "eindigt",
                "niks", "niets",
-               "beeindigen", "beeindigd", "geeindigd", "afgelopen", "voorbij", "genoeg"),
+               "beeindigen", "beeindigd", "geeindigd", "afgelopen", "voorbij", "genoeg",
+               "afsluiten"),
     },
     "move": {
         "en": ("move", "shift", "slide", "transfer"),
@@ -352,10 +353,10 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
                 "fr": ("options", "choix", "possibilites"),
                 "pt": ("opcoes", "escolhas", "possibilidades"),
                 "nl": ("opties", "keuzes", "mogelijkheden")},
-    "say": {"en": ("say", "type", "talk", "speak"),
-            "fr": ("dire", "ecrire", "parle", "parler"),
-            "pt": ("dizer", "escrever", "falo", "falar", "fala"),
-            "nl": ("zeggen", "typen", "praat", "praten", "spreek", "spreken")},
+    "say": {"en": ("say", "type", "talk", "speak", "ask"),
+            "fr": ("dire", "ecrire", "parle", "parler", "demander"),
+            "pt": ("dizer", "escrever", "falo", "falar", "fala", "pedir"),
+            "nl": ("zeggen", "typen", "praat", "praten", "spreek", "spreken", "vragen")},
     # "a new card, please", "une nouvelle carte": the next one off the stock
     "new": {"en": ("new", "fresh", "another"), "fr": ("nouvelle", "nouveau", "autre"),
             "pt": ("nova", "novo", "outra"), "nl": ("nieuwe", "nieuw", "andere")},
@@ -505,7 +506,9 @@ FILLERS = frozenset(
      "depressa"}}
 )  # fmt: skip
 # "Throw it back": a card taken from the discard pile, thrown away again.
-BACK_WORDS = frozenset({"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug"})
+BACK_WORDS = frozenset(
+    {"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug", "again"}
+)
 # Discourse words whose look-alike stems mean something ("valeu", thanks, is not "vale",
 # worth): they carry no concept at all.
 NOTHING_WORDS = frozenset(
