@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import sys
 import time
@@ -412,6 +413,10 @@ async def run(args: argparse.Namespace) -> None:
     else:
         await generator.setup()
     ready = {"tables": args.tables, "setup_seconds": time.monotonic() - started}
+    # The generator stands for thousands of phones: its own full collections over every
+    # player (tens of ms) would be counted as the table's latency. Long-lived from here.
+    gc.collect()
+    gc.freeze()
     emit("ready", {**ready, "lobby_retries": generator.retries})
     line = await loop.run_in_executor(None, sys.stdin.readline)
     _, start, end = line.split()
