@@ -50,6 +50,8 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("^ and now $", "do"),
     _idiom("that s me", "end_turn"),
     _idiom("that will be all", "end_turn"),
+    _idiom("what are you for", "help"),
+    _idiom("out it goes", "discard", "go_out"),
     _idiom("that ll be all", "end_turn"),
     _idiom("allowed to go on", "build"),
     _idiom("go on top of a pile", "build"),
@@ -141,6 +143,9 @@ IDIOMS: tuple[Idiom, ...] = (
     _idiom("premiere fois", "aside", "first lead score turn play"),
     _idiom("face cachee", "stock", "face_up"),
     _idiom("tout de suite", "", "meld"),  # at once, not a run
+    _idiom("tu sers a quoi", "help"),  # what the assistant is for
+    _idiom("a quoi tu sers", "help"),
+    _idiom("a quoi sers tu", "help"),
     _idiom("en tete", "lead score"),  # "la tête de Ben" is his face
     _idiom("au debut", "first"),
     _idiom("a la tete", "lead score"),

@@ -158,7 +158,8 @@ def _hint(reading: Reading, state: State | None, names: Mapping[int, str]) -> Un
         and not (reading.cards or reading.piles or reading.any("can", "options"))
         and not _CARDS_PLURAL & set(reading.words)  # "which card do I play?" is one
     )
-    if not asked or reading.any("score", "value", "mean", "meld", "when"):
+    scored = reading.any("score") and not reading.any("discard")  # "…to keep my points down"
+    if not asked or scored or reading.any("value", "mean", "meld", "when"):
         return None
     if WILD_WORDS & set(reading.words) and not (_me(reading) or _acts(reading)):
         return None  # "wilds are what now?": what is wild, not what to do
@@ -651,6 +652,8 @@ def _standings(
     )
     if not reading.question and _acts(reading):
         return None  # "lose the seven of diamonds", "eu compro uma carta primeiro": a move
+    if reading.any("what") and reading.any("discard") and _me(reading):
+        return None  # "what should I throw to keep my points down?": the hint
     if not reading.question and _talk(reading) and _named_seat(reading, names) is None:
         return None  # "haha papa verliest weer": news of the table, nothing asked
     if not (reading.any("score") or by_cards or points_of) or (

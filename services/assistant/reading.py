@@ -1879,15 +1879,22 @@ _NOT_RANKS: dict[str, frozenset[str]] = {
 _TIME_UNITS = frozenset(
     {"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours",
      "seconde", "secondes", "heure", "heures", "segundo", "segundos", "minuto", "minutos",
-     "hora", "horas", "seconden", "minuut", "minuten", "uur"}
+     "hora", "horas", "seconden", "minuut", "minuten", "uur",
+     # "ça a duré trois semaines", "trois fois", "até às quatro da manhã": no card
+     "day", "days", "week", "weeks", "times", "jour", "jours", "semaine", "semaines", "fois",
+     "dia", "dias", "semana", "semanas", "vezes", "dagen", "weken", "keer",
+     "manha", "tarde", "noite", "matin", "soir"}
 )  # fmt: skip
 
 
 def _cards(words: list[str], pile_at: set[int], lang: str | None = None) -> tuple[CardSpec, ...]:
     cards: list[CardSpec] = []
     used: set[int] = set(pile_at) | {
-        at for at in range(len(words) - 1) if words[at + 1] in _TIME_UNITS
-    }
+        at
+        for at in range(len(words) - 1)
+        if words[at + 1] in _TIME_UNITS
+        or (words[at + 1] in ("da", "du", "de") and words[at + 2 : at + 3] == ["manha"])
+    }  # "vingt minutes", "às quatro da manhã": times, no cards
     for index, word in enumerate(words):
         if index in used:
             continue

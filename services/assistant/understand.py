@@ -111,15 +111,18 @@ def understand(
         if isinstance(moved, Act):
             return moved
     clauses = [part for part in text.split(",") if part.strip()]
+    # (a word alone after a comma is a tag, "…, coitado", never a question of its own)
+    worded = [part for part in clauses if len(part.split()) > 1]
     if (
         _not_understood(whole)
         and len(clauses) > 1
+        and worded
         and not corrected
         and not another_time(text)  # "na última partida a Zoé ganhou…, lembra?"
     ):
         # "read me my cards, I've left my glasses in the car": a question among talk,
         # answered (never a move: a clause cut from its line may lose a "no")
-        chosen = by_sentence(clauses, lambda part: _understand_line(part, state, names, lang), lang)
+        chosen = by_sentence(worded, lambda part: _understand_line(part, state, names, lang), lang)
         if isinstance(chosen, Answer) and chosen.code != "legal_no":
             return chosen  # not "no move fits" of a clause cut from talk ("vous me donnerez…")
     return whole
@@ -284,6 +287,8 @@ def _by_rules(
         return _legality(reading, matches)
     if reading.negated or (matches and (_noise(reading, matches) or _remark(reading, matches))):
         return Refusal("not_understood", {"text": text.strip()[:80]})
+    if _told_to_another(reading, matches, state, names):
+        return Refusal("not_understood", {"text": text.strip()[:80]})  # "Ben, grab it"
     if (
         matches
         and reading.any("someone")
@@ -300,6 +305,28 @@ def _by_rules(
         return not_now
     asked = _which_discard(reading, legal)
     return asked if asked is not None else _fallback(text, reading, state)
+
+
+def _told_to_another(
+    reading: Reading, matches: list[Action], state: Mapping[str, Any], names: Mapping[int, str]
+) -> bool:
+    """A draw told to another player by name, nothing of the speaker's said ("the dog's
+    got the remote again, Ben grab it"): theirs to do, not this seat's."""
+    if not matches or any(action["type"] != "draw" for action in matches):
+        return False
+    if reading.cards or reading.piles or _I & set(reading.words):
+        return False
+    return _another_named(reading, state, names)
+
+
+def _another_named(reading: Reading, state: Mapping[str, Any], names: Mapping[int, str]) -> bool:
+    """The line says another player's name."""
+    others = {
+        parts[0]
+        for seat, name in names.items()
+        if seat != state.get("seat") and (parts := normalize(name))
+    }
+    return bool(others & set(reading.words))
 
 
 def _pile_alone(reading: Reading, legal: Sequence[Action]) -> Understood | None:

@@ -197,7 +197,7 @@ CONCEPTS: dict[str, dict[str, tuple[str, ...]]] = {
         "fr": ("prendre", "prends", "pris", "ramasser", "ramasse", "recuperer", "recupere", "veux",
                "donne", "filer", "file", "envie"),
         "pt": ("pegar", "pego", "peguei", "pega", "apanhar", "apanho", "levar", "levo", "quero",
-               "fico"),
+               "fico", "buscar", "busco"),
         "nl": ("pakken", "pak", "nemen", "neem", "genomen", "geef", "wil"),
     },
     "discard": {
