@@ -11,6 +11,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from urllib.parse import urlsplit
 import psutil
 import pytest
 from loopback_stack import loopback_settings
-from websockets.exceptions import InvalidHandshake
+from websockets.exceptions import InvalidHandshake, InvalidMessage
 from websockets.sync.client import connect
 
 from services import serve
@@ -58,13 +59,24 @@ def mqtt_connect_packet(client_id: str, username: str, password: str) -> bytes:
 def mqtt_over_websocket(
     url: str, context: ssl.SSLContext | None, login: tuple[str, str], client_id: str = ""
 ) -> int:
-    """CONNECT over the WebSocket at ``url``; the CONNACK's return code (0: accepted)."""
+    """CONNECT over the WebSocket at ``url``; the CONNACK's return code (0: accepted).
+
+    A handshake the server drops unanswered is tried again, twice, as a page's MQTT client
+    reconnects: in whole-suite CI runs the stack's first seconds (the assistant's likeness
+    index is built in a thread of the same process) once left a handshake unanswered for
+    10 s, and once closed one unanswered. This test is about what is spoken, not how fast.
+    """
     client_id = client_id or f"probe-{secrets.token_hex(4)}"
-    # Roomy timeouts: once in a whole-suite CI run the second handshake took over 10 s
-    # (noted for a later look); this test is about what is spoken, not how fast.
-    with connect(url, ssl=context, subprotocols=["mqtt"], open_timeout=30) as websocket:
-        websocket.send(mqtt_connect_packet(client_id, *login))
-        answer = websocket.recv(timeout=30)
+    for attempt in range(3):
+        try:
+            with connect(url, ssl=context, subprotocols=["mqtt"], open_timeout=30) as websocket:
+                websocket.send(mqtt_connect_packet(client_id, *login))
+                answer = websocket.recv(timeout=30)
+            break
+        except InvalidMessage:
+            if attempt == 2:
+                raise
+            time.sleep(1.0)
     assert isinstance(answer, bytes) and answer[0] == 0x20, answer
     return answer[3]
 
