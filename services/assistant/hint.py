@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from services.assistant.reading import card_rank
+from services.bots.five_crowns.common import out_throw_worth
 from services.bots.players import UnknownPlayerError, hint_action
 
 Action = dict[str, Any]
@@ -62,19 +63,13 @@ def _value(card: str, wild_rank: int | None) -> int:
     return 20 if rank == wild_rank else _FACE_VALUES.get(rank, rank)
 
 
-def _throw_worth(card: str, wild_rank: int | None) -> tuple[bool, int]:
-    value = _value(card, wild_rank)
-    return value < 20, value
-
-
 def _five_crowns(state: Mapping[str, Any], legal: Sequence[Action]) -> Action:
     """Go out when possible; take a useful discard; throw the costliest loose card."""
     wild_rank = state.get("wild_rank")
     hand: Sequence[str] = state.get("hand") or []
     go_outs = [action for action in legal if action["type"] == "go_out"]
     if go_outs:
-        # a natural card, the costliest, rather than a wild the next players may take
-        return max(go_outs, key=lambda a: _throw_worth(str(a["discard"]), wild_rank))
+        return max(go_outs, key=lambda action: out_throw_worth(action, state))
     draws = [action for action in legal if action["type"] == "draw"]
     if draws:
         top = state.get("discard_top")

@@ -24,6 +24,7 @@ from services.assistant.words import (
     JOKER_WORDS,
     WILD_WORDS,
     concepts_of,
+    first_names,
     is_known,
     normalize,
 )
@@ -876,7 +877,7 @@ def _of_the_round(reading: Reading, at: int) -> bool:
 
 def _unknown_words(reading: Reading, names: Mapping[int, str]) -> int:
     """How many words of the line the assistant does not know, players' names aside."""
-    named = {parts[0] for name in names.values() if (parts := normalize(name))}
+    named = first_names(names)
     return sum(
         len(w) > 2 and not is_known(w) and w not in FILLERS and w not in named
         for w in reading.words
@@ -885,7 +886,7 @@ def _unknown_words(reading: Reading, names: Mapping[int, str]) -> int:
 
 def _talk(reading: Reading) -> bool:
     """A statement among words the assistant does not know ("…com esse jogo kkk")."""
-    return any(len(w) > 2 and not is_known(w) and w not in FILLERS for w in reading.words)
+    return _unknown_words(reading, {}) > 0
 
 
 def value_answer(reading: Reading, state: State, wild_said: bool) -> Answer:

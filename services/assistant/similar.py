@@ -31,7 +31,7 @@ from typing import Any
 from services.assistant import questions
 from services.assistant.outcomes import Answer
 from services.assistant.reading import Reading, read
-from services.assistant.words import FILLERS, WILD_WORDS, is_known, normalize, stem_in
+from services.assistant.words import FILLERS, WILD_WORDS, first_names, is_known, stem_in
 
 EXEMPLARS = Path(__file__).resolve().parent / "exemplars.txt"
 KINGS, CROWNS = "kings-corner", "five-crowns"
@@ -301,11 +301,9 @@ def recognise(
     reading: Reading, state: Mapping[str, Any], names: Mapping[int, str], lang: str | None
 ) -> Answer | None:
     """The answer to the question the line is closest to, when close enough; else None."""
-    first_names = frozenset(parts[0] for name in names.values() if (parts := normalize(name)))
+    names_said = first_names(names)
     game = state.get("game")
-    kind, closest, ratio = guess(
-        reading, lang, game if isinstance(game, str) else None, first_names
-    )
+    kind, closest, ratio = guess(reading, lang, game if isinstance(game, str) else None, names_said)
     if closest < THRESHOLD or ratio < MARGIN:
         return None
     return answer(kind, reading, state, names)

@@ -41,8 +41,8 @@ from services.assistant.words import (
     LANGUAGE_ONLY,
     ONTO,
     concepts_of,
+    first_names,
     is_known,
-    normalize,
 )
 
 Action = dict[str, Any]
@@ -205,10 +205,8 @@ def _understand_line(
     names: Mapping[int, str] | None,
     lang: str | None,
 ) -> Understood:
-    first_names = frozenset(
-        parts[0] for name in (names or {}).values() if (parts := normalize(name))
-    )
-    reading = read(text, lang, first_names)
+    said_names = first_names(names or {})
+    reading = read(text, lang, said_names)
     if (
         not reading.words
         or only_waiting(text)
@@ -233,7 +231,7 @@ def _understand_line(
         # Said in another language than the phone's ("tire uma carta" on an English
         # phone): the words' stems in every language; only a whole action, every word
         # placed, is taken from that reading (as it would be in the phone's language).
-        anywhere = read(text, None, first_names)
+        anywhere = read(text, None, said_names)
         other = _by_rules(text, anywhere, state, names or {})
         if isinstance(other, Act) or getattr(other, "code", "") in _NAMED_NOT_NOW:
             # The action understood, or why it cannot be done now. Not a question: read
@@ -321,11 +319,8 @@ def _told_to_another(
 
 def _another_named(reading: Reading, state: Mapping[str, Any], names: Mapping[int, str]) -> bool:
     """The line says another player's name."""
-    others = {
-        parts[0]
-        for seat, name in names.items()
-        if seat != state.get("seat") and (parts := normalize(name))
-    }
+    seat = state.get("seat")
+    others = first_names(names, but=seat if isinstance(seat, int) else None)
     return bool(others & set(reading.words))
 
 
@@ -457,7 +452,7 @@ def _remark(reading: Reading, matches: list[Action]) -> bool:
         return False
     if _I & set(reading.words):
         return True  # "I love this joker", "this king, I've had it since the beginning"
-    return sum(_unknown_word(word) for word in reading.words) >= 2
+    return _unknown_count(reading) >= 2
 
 
 _I = frozenset({"i", "je", "j", "eu", "ik"})  # a subject, and no verb of a move: a remark
@@ -466,7 +461,7 @@ _I = frozenset({"i", "je", "j", "eu", "ik"})  # a subject, and no verb of a move
 def _mostly_unknown(reading: Reading) -> bool:
     """As many words the assistant does not know as words it knows."""
     known = sum(is_known(word) and word not in PRONOUNS for word in reading.words)
-    unknown = sum(_unknown_word(word) for word in reading.words)
+    unknown = _unknown_count(reading)
     return unknown > 0 and unknown >= known  # only padding ("Ben, jij bent"): not noise
 
 

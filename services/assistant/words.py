@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Protocol
 
@@ -556,6 +557,14 @@ def plain(text: str) -> str:
 def normalize(text: str) -> list[str]:
     """Lower case words without accents or punctuation; "♥" and friends become suit words."""
     return [word for word in _NOT_A_WORD.split(plain(text)) if word]
+
+
+def first_names(names: Mapping[int, str], *, but: int | None = None) -> frozenset[str]:
+    """The players' first names by seat, normalised ("Zoé Martin" -> "zoe"); the seat
+    ``but`` left out."""
+    return frozenset(
+        parts[0] for seat, name in names.items() if seat != but and (parts := normalize(name))
+    )
 
 
 def card_code(word: str) -> tuple[int, str] | None:
