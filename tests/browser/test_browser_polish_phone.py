@@ -280,3 +280,33 @@ def test_sentences_agree_with_their_numbers_in_four_languages(lan_page: Callable
     assert said["en"]["winner"] == "Game over: Bob wins!"
     assert said["fr"]["winners"] == "Partie terminée\u00a0: Ana et Zoé gagnent\u202f!"
     assert said["nl"]["winners"] == "Spel afgelopen: Ana en Zoé winnen!"
+
+
+PARTLY_NAMED = """async () => {
+  const i18n = await import("/static/js/i18n.js");
+  const table = await import("/static/js/table.js");
+  const out = {};
+  for (const lang of ["en", "fr", "pt", "nl"]) {
+    await i18n.setLanguage(lang);
+    const refused = (card) => table.errorText({ code: "card_not_held", params: { card } });
+    out[lang] = { wild: refused("wild"), king: refused("K"), hearts: refused("H"),
+                  whole: refused("QH"), words: [i18n.t("card.wild"), i18n.t("rank.K"),
+                  i18n.t("suit.H")] };
+  }
+  return out;
+}"""
+
+
+def test_a_card_named_only_in_part_is_worded_on_the_phone(lan_page: Callable[..., Any]) -> None:
+    """The assistant sends a card said only by its rank, suit or wildness as said ("K",
+    "H", "wild"): the phone, met as on the LAN, words each in its language."""
+    phone = lan_page("phone", "/join/ABCD", label="partly")
+    phone.wait_for_selector("#join-form:not([hidden])")
+    said = phone.evaluate(PARTLY_NAMED)
+    for lang in ("en", "fr", "pt", "nl"):
+        wild, king, hearts = said[lang]["words"]
+        assert wild in said[lang]["wild"] and "wild" not in said[lang]["wild"].split(wild)[0]
+        assert king in said[lang]["king"] and hearts in said[lang]["hearts"]
+        assert "?" not in said[lang]["wild"] and " K." not in said[lang]["king"]
+    assert said["en"]["wild"] == "You do not hold a wild card."
+    assert said["en"]["whole"] == "You do not hold Q♥."

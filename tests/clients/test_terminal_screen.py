@@ -35,3 +35,24 @@ def test_a_question_back_is_worded_as_a_question_not_a_refusal() -> None:
     }
     refused = reply_text(words, refusal)
     assert refused is not None and refused.startswith("! ")
+
+
+def test_a_card_named_only_in_part_is_worded_in_the_players_language() -> None:
+    catalogue = json.loads((CATALOGUES / "pt.json").read_text("utf-8"))
+    words = Words("pt")
+
+    def refused(card: str) -> str:
+        reply = {
+            "v": 1,
+            "id": "t3",
+            "status": "error",
+            "error": {"code": "card_not_held", "params": {"card": card}},
+        }
+        shown = reply_text(words, reply)
+        assert shown is not None
+        return shown
+
+    assert catalogue["card.wild"] in refused("wild")
+    assert catalogue["rank.K"] in refused("K")
+    assert catalogue["suit.H"] in refused("H")
+    assert "?" not in refused("wild") and "wild" not in refused("wild")
