@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import paho.mqtt.client as paho
 import pytest
 from nats_stores import store_on
+from paho.mqtt.enums import CallbackAPIVersion
 from tables_clients import LobbyClient, Phone
 
 from protocol import topics
@@ -30,6 +32,7 @@ from protocol.messages import act_intent
 from services.broker.credentials import ServiceCredentials
 from services.broker.settings import BrokerEndpoint
 from services.cluster.nodes import NatsCluster
+from services.mqtt import BrokerUrl
 from services.tables.jetstream import JetStreamStore
 from services.tables.sharing import LOBBY_FALLBACK_SECONDS
 
@@ -395,3 +398,34 @@ def test_with_the_nats_store_views_are_live_not_retained(
     late.wait_for(topics.table_view(table))
     time.sleep(0.5)  # a retained view and the sync's would both be here by now
     assert len(late.payloads(topics.table_view(table))) == 1  # the sync's: none retained
+
+
+def test_with_the_nats_store_replies_come_at_qos_0(
+    copies: list[CopyProcess], lobby: LobbyClient, stack: Stack
+) -> None:
+    """NATS stores each QoS 1 publish in a replicated stream: a reply, which its sender's
+    resend makes good if lost, is sent at QoS 0, even to a QoS 1 subscription."""
+    table = lobby.create("kings-corner")
+    url = BrokerUrl.parse(stack.mqtt.service_url("web"))
+    qos_seen: list[int] = []
+    subscribed, arrived = threading.Event(), threading.Event()
+    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=f"qos-{uuid.uuid4().hex[:8]}")
+    client.username_pw_set(url.username, url.password)
+    client.on_subscribe = lambda *_: subscribed.set()
+
+    def on_message(_client: paho.Client, _userdata: Any, message: paho.MQTTMessage) -> None:
+        qos_seen.append(message.qos)
+        arrived.set()
+
+    client.on_message = on_message
+    client.connect(url.host, url.port)
+    client.loop_start()
+    try:
+        client.subscribe(topics.host_topic(table, "reply"), qos=1)
+        assert subscribed.wait(30)
+        assert lobby.host(table, "sync")["status"] == "ok"
+        assert arrived.wait(30)
+        assert qos_seen[0] == 0
+    finally:
+        client.loop_stop()
+        client.disconnect()

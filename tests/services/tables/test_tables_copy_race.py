@@ -69,3 +69,41 @@ def test_a_table_still_held_is_handled(tmp_path: Path) -> None:
     topic = topics.seat_topic(CODE, 0, "intent")
     runner._handle(topic, b'{"v":1,"id":"a","op":"sync"}')
     assert service.handled == [topic]
+
+
+class Recorder:
+    """A client that keeps what is published: (topic, qos, retain)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, int, bool]] = []
+
+    def publish(self, topic: str, payload: bytes, qos: int = 0, retain: bool = False) -> None:
+        self.sent.append((topic, qos, retain))
+
+
+def test_on_nats_replies_go_at_qos_0_and_events_stay_at_qos_1(tmp_path: Path) -> None:
+    # NATS stores each QoS 1 publish in a replicated stream; a lost reply costs only the
+    # sender's resend, which is answered again. Events are not resent by anyone: QoS 1.
+    runner: Any = TablesRunner("mqtt://127.0.0.1:1", tmp_path / "unused.db")
+    runner.client, runner.retain_views, runner.reply_qos = Recorder(), False, 0
+    runner._publish(topics.seat_topic(CODE, 0, "reply"), b"{}", False)
+    runner._publish(topics.host_topic(CODE, "reply"), b"{}", False)
+    runner._publish(topics.table_events(CODE), b"{}", False)
+    runner._publish(topics.seat_topic(CODE, 0, "view"), b"{}", True)
+    assert runner.client.sent == [
+        (topics.seat_topic(CODE, 0, "reply"), 0, False),
+        (topics.host_topic(CODE, "reply"), 0, False),
+        (topics.table_events(CODE), 1, False),
+        (topics.seat_topic(CODE, 0, "view"), 0, False),  # unretained on NATS
+    ]
+
+
+def test_on_one_machine_replies_stay_at_qos_1(tmp_path: Path) -> None:
+    runner: Any = TablesRunner("mqtt://127.0.0.1:1", tmp_path / "unused.db")
+    runner.client, runner.retain_views = Recorder(), True
+    runner._publish(topics.seat_topic(CODE, 0, "reply"), b"{}", False)
+    runner._publish(topics.seat_topic(CODE, 0, "view"), b"{}", True)
+    assert runner.client.sent == [
+        (topics.seat_topic(CODE, 0, "reply"), 1, False),
+        (topics.seat_topic(CODE, 0, "view"), 0, True),
+    ]
