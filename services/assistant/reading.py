@@ -140,6 +140,7 @@ class Reading:
     negated: bool
     lead_word: str = ""  # the first word, past a word set apart by a comma ("zo, ben ik?")
     about_another: bool = False  # said of another player, not asked: "Ben took the queen"
+    only_marked: bool = False  # a question by its "?" alone, no word of asking
 
     def has(self, *concepts: str) -> bool:
         return all(concept in self.concepts for concept in concepts)
@@ -415,9 +416,8 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     stripped = text.strip()
     lead_at = _lead_at(stripped, words)
     lead = words[lead_at] if words else ""
-    asked = (
-        stripped.endswith("?")
-        or (  # "Ben threw the nine": the name, not Dutch "ben (ik)?"
+    asked_in_words = (
+        (  # "Ben threw the nine": the name, not Dutch "ben (ik)?"
             _asks_at(words, lead_at, speaker, bool(_CLAUSE_BREAK.search(stripped)))
             and words[lead_at] not in names
         )
@@ -427,14 +427,17 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         or ("quoi" in words and not cards)  # "c'est quoi une suite", not "…à l'ouest, quoi"
         or ("how", "much") in itertools.pairwise(words)
     )  # "if I keep a wild, how much is that": a question, at its end
+    asked = stripped.endswith("?") or asked_in_words
     # Said of another player ("Zoé threw the queen again"): never the speaker's move, and
     # no question either, unless asked as one.
     about_another = not asked and _about_another(stripped, words, names)
     question = asked or about_another
     worth = _WORTH.search(text) is not None
+    # Asked by the "?" alone: "the red queen on that king?", a move offered, not a rule.
+    only_marked = asked and not asked_in_words
     if worth or _alternatives(words, per_word, speaker):
         # "vale a pena pegar a dama?", "je pioche ou je prends la dame": advice asked
-        question = True
+        question, only_marked = True, False
         concepts.add("should")
         if worth:
             concepts -= {"value", "score"}  # not what the queen is worth
@@ -451,6 +454,10 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
         concepts.add("what")
     if not question and (pairs & _HANDING_OVER or "contigo" in words):
         concepts.add("end_turn")  # "over to you", "à toi", "jij bent": the turn passes on
+    if "understand" in concepts and not question and not set(words) & _PASSING:
+        concepts.discard("end_turn")  # "ik snap er niks van": nothing understood, no pass
+    if ("how", "much") in pairs and cards and "many" not in words:
+        concepts.add("value")  # "how much is a joker": what it is worth
     if ("est", "tout") in pairs:
         concepts.add("end_turn")  # "c'est tout", that's all
     if not question and "," in stripped:  # "I'm good, next", "beleza, próximo"
@@ -486,7 +493,15 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
     if "pas" in words and ("ne" in words or "n" in words):
         concepts.discard("end_turn")  # French "ne ... pas": a negation, not Dutch "ik pas"
     return Reading(
-        tuple(words), frozenset(concepts), cards, piles, question, negated, lead, about_another
+        tuple(words),
+        frozenset(concepts),
+        cards,
+        piles,
+        question,
+        negated,
+        lead,
+        about_another,
+        only_marked,
     )
 
 
@@ -687,6 +702,8 @@ def _others_do(
 
 
 _AND = frozenset({"and", "e", "et", "en", "while", "pendant", "enquanto", "terwijl"})
+# Words that pass the turn by themselves, whatever else the line says.
+_PASSING = frozenset({"pass", "passe", "passo", "passa", "klaar", "done", "next", "fini"})
 _IF = frozenset({"if", "when", "once", "si", "quand", "se", "quando", "als", "wanneer"})
 
 
@@ -1120,6 +1137,8 @@ def _lead_at(text: str, words: list[str]) -> int:
     ("Ben, jij bent" is no question, "ben ik?" is one) and past hesitations, as a
     recogniser writes them ("wait do I have to draw", "euh je peux poser")."""
     # Not a verb set apart: "acabei, pode passar" says it is done (and passes the turn on)
+    if not words:
+        return 0  # "Ð,": a comma after no word the assistant reads
     vocative = _VOCATIVE.match(text) and not concepts_of(words[0]) & _ACTION_VERBS
     at = 1 if len(words) > 1 and vocative else 0
     while at < len(words) - 1 and words[at] in _HESITATIONS:

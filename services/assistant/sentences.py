@@ -62,6 +62,55 @@ def _talk(part: str, lang: str | None) -> bool:
     return not (reading.cards or reading.piles or moves)
 
 
+# Sounds of hesitation as a recogniser writes them, where a speaker starts again; "um" is
+# also Portuguese for "a", so not a hesitation there.
+_HESITATION = re.compile(
+    r"\s(?:u+h+|u+h+m+|u+m{2,}|e+r+m+|e+u+h+|h+e+u+|h+u+m+|h[aã]+|e+h+|e+h+m+)\s", re.IGNORECASE
+)
+_UM = re.compile(r"\sum\s", re.IGNORECASE)
+
+
+def after_talk(text: str, lang: str | None) -> str | None:
+    """A spoken line with talk to the room first and the move after a hesitation ("ben
+    attends euh je prends la dame de carreau", "fecha a porta menino eh descarta o nove de
+    paus"): the part after it, when the part before names no card, pile or move and is
+    more than a name ("ben, um, draw" is told to Ben); None otherwise."""
+    if _BREAK.search(text):
+        return None  # written with full stops: its sentences are read one by one
+    marks = [_HESITATION] if lang == "pt" else [_HESITATION, _UM]
+    found = [m for mark in marks for m in mark.finditer(text)]
+    for match in sorted(found, key=lambda m: m.start()):
+        head, tail = text[: match.start()], text[match.end() :]
+        if len(head.split()) < 2 or not tail.strip():
+            continue
+        if _talk(head, lang) and not _talk(tail, lang):
+            return tail.strip()
+        return None  # the first hesitation after words decides
+    return None
+
+
+# Joiners of two steps said in one line, the first to be done first.
+_THEN = re.compile(
+    r"\s(?:and\s+then|and|then|et\s+(?:puis|apr[eè]s|ensuite)|puis|ensuite|et"
+    r"|e\s+depois|e|depois|en\s+(?:dan|daarna)|en|daarna)\s",
+    re.IGNORECASE,
+)
+
+
+def first_step(text: str, lang: str | None) -> str | None:
+    """The first of two steps said in one line ("draw and then slap the seven on west",
+    "pega a dama do lixo e descarta o sete de ouros"): the words before the joiner, when
+    both sides name a card, a pile or a move; None otherwise (the caller acts on it only
+    when it is the draw that must come first)."""
+    match = _THEN.search(text)
+    if match is None:
+        return None
+    head, rest = text[: match.start()], text[match.end() :]
+    if _talk(head, lang) or _talk(rest, lang):
+        return None
+    return head.strip()
+
+
 # Words that lead a repeated phrase without being its content ("le six … le six").
 _LEADERS = frozenset(
     {"the", "a", "le", "la", "l", "les", "un", "une", "o", "os", "as", "um", "uma",

@@ -32,7 +32,15 @@ from services.assistant.reading import (
     only_waiting,
     read,
 )
-from services.assistant.sentences import by_sentence, core, once, said_twice, sentences
+from services.assistant.sentences import (
+    after_talk,
+    by_sentence,
+    core,
+    first_step,
+    once,
+    said_twice,
+    sentences,
+)
 from services.assistant.similar import recognise
 from services.assistant.words import (
     CONNECTORS,
@@ -91,6 +99,9 @@ def understand(
     as "how many cards has Ana got?" need them); ``lang`` is the speaker's language, if
     known (every language's words are understood; stems are compared in that one).
     """
+    spoken = after_talk(text, lang)
+    if spoken is not None:
+        return understand(spoken, state, names, lang)  # the room talked to, then the move
     parts = sentences(text)
     corrected = corrects_itself(text)
     if len(parts) > 1 and not corrected:
@@ -104,6 +115,14 @@ def understand(
         again = once(halves, lambda part: _understand_line(part, state, names, lang))
         if again is not None:
             return again
+    legal: Sequence[Action] = (state or {}).get("legal_actions") or []
+    head = None if _done(whole, legal) or corrected else first_step(text, lang)
+    if head is not None:
+        # "compra uma e joga o sete…" in the draw phase: the draw is done now, the rest
+        # waits to be said again. Two moves of one phase are never cut down to one.
+        step = _understand_line(head, state, names, lang)
+        if isinstance(step, Act) and step.action in legal and step.action["type"] == "draw":
+            return step
     kept = None if isinstance(whole, Act) or corrected else core(text, lang)
     if kept is not None:
         # A move said among talk: the move, when the talk around it names nothing else.
@@ -126,6 +145,13 @@ def understand(
         if isinstance(chosen, Answer) and chosen.code != "legal_no":
             return chosen  # not "no move fits" of a clause cut from talk ("vous me donnerez…")
     return whole
+
+
+def _done(understood: Understood, legal: Sequence[Action]) -> bool:
+    """A legal action, or an answer: what the whole line asked for is settled."""
+    return isinstance(understood, Answer) or (
+        isinstance(understood, Act) and understood.action in legal
+    )
 
 
 # Refusals of a whole action named at the wrong moment: the words were understood.
@@ -281,7 +307,7 @@ def _by_rules(
     alone = _pile_alone(reading, legal) or _pointed_only(reading, legal)
     if alone is not None:
         return alone
-    if reading.question and not is_request(reading):
+    if reading.question and not is_request(reading) and not _offered(reading, matches):
         return _legality(reading, matches)
     if reading.negated or (matches and (_noise(reading, matches) or _remark(reading, matches))):
         return Refusal("not_understood", {"text": text.strip()[:80]})
@@ -303,6 +329,35 @@ def _by_rules(
         return not_now
     asked = _which_discard(reading, legal)
     return asked if asked is not None else _fallback(text, reading, state)
+
+
+def _offered(reading: Reading, matches: list[Action]) -> bool:
+    """A move said with a "?" and no word of asking, naming its card and where it goes
+    ("the red queen on that king?", "le neuf de trèfle sur le dix de cœur ?"): offered
+    tentatively, as a newcomer does; made (a rule is asked in words: "can the queen…?")."""
+    return (
+        reading.only_marked
+        and len(matches) == 1
+        and matches[0]["type"] in ("play", "move")
+        and bool(reading.piles or any(card.onto for card in reading.cards))
+        and not reading.concepts & (VERBS | _MAY)  # "l'est peut aller sur le nord ?" asks
+        and not _GOES & set(reading.words)  # "o seis de paus entra no leste?" asks too
+        and reading.words[-1] not in _CONFIRM  # "seven of spades on west, no?" asks
+        and not reading.negated
+    )
+
+
+_MAY = frozenset({"can", "fits", "should", "need"})
+# Tags asking the table to confirm: the line is a question after all.
+_CONFIRM = frozenset(
+    {"no", "non", "nao", "ne", "nee", "toch", "right", "hein", "ok", "okay", "yes", "oui",
+     "sim", "ja", "correct", "juste", "certo", "klopt"}
+)  # fmt: skip
+# Verbs of a card going somewhere, in a question of whether it may.
+_GOES = frozenset(
+    {"go", "goes", "fit", "fits", "va", "vont", "passe", "entra", "entram", "cabe", "vai",
+     "gaat", "past", "kan", "mag"}
+)  # fmt: skip
 
 
 def _told_to_another(

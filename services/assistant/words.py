@@ -178,7 +178,7 @@ IS_STATES = frozenset(
 )  # fmt: skip
 # Where a card goes (the target follows) and where a pile comes from.
 ONTO = frozenset(
-    {"on", "onto", "to", "over", "sur", "au", "aux", "vers", "no", "na", "em", "para",
+    {"on", "onto", "upon", "to", "over", "sur", "au", "aux", "vers", "no", "na", "em", "para",
      "sobre", "op", "naar", "bij", "in", "into", "dans", "ao", "nos", "nas", "num", "numa",
      "pro", "pra", "pros", "pras", "prum", "pruma"}
 )  # fmt: skip
@@ -516,7 +516,7 @@ NOTHING_WORDS = frozenset(
     {"niet", "erm", "hmm", "hum", "uhm", "ehm", "ll", "ve", "re", "valeu", "beleza", "tipo", "hoor",
      "toch", "guess", "think", "maybe", "cheers", "merci", "obrigado", "obrigada", "thanks",
      "bedankt", "voila", "bref", "genre", "haha", "hahaha", "hehe", "hihi", "lol", "mdr",
-     "kkk", "kkkk", "rsrs"}
+     "kkk", "kkkk", "rsrs", "querida", "querido", "queridos", "queridas"}
 )  # fmt: skip
 # Words that mean something else in the speaker's own language, by language: French
 # "pas" is a negation, never Dutch "ik pas"; Portuguese "tô"/"tou" is "estou", I am.

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import example as also_try
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -243,6 +244,7 @@ def test_every_example_the_help_gives_is_understood(lang: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(text=st.text(max_size=200), lang=st.sampled_from(LANGUAGES))
+@also_try(text="Ð,", lang="en")  # a comma after no word read: once an IndexError
 def test_any_text_gets_an_act_an_answer_or_a_coded_refusal(text: str, lang: str) -> None:
     view = kings_view()
     understood = understand(text, view)
