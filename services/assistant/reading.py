@@ -23,10 +23,12 @@ from services.assistant.sounds import (
 from services.assistant.words import (
     COLOUR_WORDS,
     CONCEPTS,
+    CONFIRMING_TAGS,
     CONNECTORS,
     CORNER_WORDS,
     FILLERS,
     FROM,
+    HESITATION_SOUNDS,
     HORIZONTAL,
     IS_AFTER,
     IS_BEFORE,
@@ -468,7 +470,7 @@ def read(text: str, lang: str | None = None, names: frozenset[str] = frozenset()
                 concepts |= add
     if another_time(text, speaker):
         concepts.add("past")  # "vorige week won Ben…", "na última partida…": then, not now
-    if about_another and _tells_a_number(words, cards) and words[-1] not in _TAGS:
+    if about_another and _tells_a_number(words, cards) and words[-1] not in CONFIRMING_TAGS:
         concepts.add("told")  # "o Ben com quarenta e dois pontos, coitado": news, not asked
     if refused_out:
         concepts.add("not_going_out")  # "descarta o rei, mas não vou bater ainda"
@@ -1153,9 +1155,9 @@ _EXCUSE = frozenset({"excuse", "excusez", "pardon", "sorry", "desculpa", "descul
 
 # Words a spoken line may open with before what it says; never a question or a move.
 _HESITATIONS = frozenset(
-    {"uh", "um", "erm", "uhm", "hmm", "hum", "euh", "eh", "ehm", "ah", "oh", "bon", "bah",
-     "nou", "wait", "attends", "attend", "espera", "pera", "wacht", "ja", "ok", "okay", "oke",
-     "well", "hey", "olha", "tipo", "alors", "entao", "dus", *_EXCUSE}
+    {*HESITATION_SOUNDS, "oh", "bon", "bah", "nou", "wait", "attends", "attend", "espera",
+     "pera", "wacht", "ja", "ok", "okay", "oke", "well", "hey", "olha", "tipo", "alors",
+     "entao", "dus", *_EXCUSE}
 )  # fmt: skip
 _CLAUSE_BREAK = re.compile(r"[,;.!]\s*\w")
 # Two words that ask when they open a line: "je peux poser ?", "dá para fechar?".
@@ -1459,7 +1461,6 @@ _TENS = frozenset(
      "veertig", "vijftig", "zestig"}
 )  # fmt: skip
 # A last word asking to agree: "o ben tem doiz cartas só né", "Zoé a trois cartes, hein".
-_TAGS = frozenset({"ne", "hein", "right", "toch", "non", "eh", "nao", "ja", "niet", "no"})
 
 
 def _tells_a_number(words: list[str], cards: tuple[CardSpec, ...]) -> bool:

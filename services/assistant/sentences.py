@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from services.assistant.outcomes import QUESTION_CODES, Act, Answer, Refusal, Understood
 from services.assistant.reading import read
+from services.assistant.words import HESITATION_SOUNDS
 
 _BREAK = re.compile(r"(?<=[.?!:;…])\s+(?=\w)")
 _MOVES = frozenset({"draw", "take", "discard", "go_out", "end_turn", "move", "play"})
@@ -62,14 +63,6 @@ def _talk(part: str, lang: str | None) -> bool:
     return not (reading.cards or reading.piles or moves)
 
 
-# Sounds of hesitation as a recogniser writes them, where a speaker starts again; "um" is
-# also Portuguese for "a", so not a hesitation there.
-_HESITATION = re.compile(
-    r"\s(?:u+h+|u+h+m+|u+m{2,}|e+r+m+|e+u+h+|h+e+u+|h+u+m+|h[aã]+|e+h+|e+h+m+)\s", re.IGNORECASE
-)
-_UM = re.compile(r"\sum\s", re.IGNORECASE)
-
-
 def after_talk(text: str, lang: str | None) -> str | None:
     """A spoken line with talk to the room first and the move after a hesitation ("ben
     attends euh je prends la dame de carreau", "fecha a porta menino eh descarta o nove de
@@ -77,14 +70,14 @@ def after_talk(text: str, lang: str | None) -> str | None:
     more than a name ("ben, um, draw" is told to Ben); None otherwise."""
     if _BREAK.search(text):
         return None  # written with full stops: its sentences are read one by one
-    marks = [_HESITATION] if lang == "pt" else [_HESITATION, _UM]
-    found = [m for mark in marks for m in mark.finditer(text)]
-    for match in sorted(found, key=lambda m: m.start()):
-        head, tail = text[: match.start()], text[match.end() :]
-        if len(head.split()) < 2 or not tail.strip():
+    sounds = HESITATION_SOUNDS - {"um"} if lang == "pt" else HESITATION_SOUNDS
+    said = text.split()
+    for at, word in enumerate(said[2:-1], start=2):  # words before it, and after
+        if word.lower().strip(",;:!?.…") not in sounds:  # every line passes here: cheap
             continue
+        head, tail = " ".join(said[:at]), " ".join(said[at + 1 :])
         if _talk(head, lang) and not _talk(tail, lang):
-            return tail.strip()
+            return tail
         return None  # the first hesitation after words decides
     return None
 

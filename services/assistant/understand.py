@@ -43,6 +43,7 @@ from services.assistant.sentences import (
 )
 from services.assistant.similar import recognise
 from services.assistant.words import (
+    CONFIRMING_TAGS,
     CONNECTORS,
     FILLERS,
     FROM,
@@ -342,22 +343,14 @@ def _offered(reading: Reading, matches: list[Action]) -> bool:
         and bool(reading.piles or any(card.onto for card in reading.cards))
         and not reading.concepts & (VERBS | _MAY)  # "l'est peut aller sur le nord ?" asks
         and not _GOES & set(reading.words)  # "o seis de paus entra no leste?" asks too
-        and reading.words[-1] not in _CONFIRM  # "seven of spades on west, no?" asks
+        and reading.words[-1] not in CONFIRMING_TAGS  # "seven of spades on west, no?" asks
         and not reading.negated
     )
 
 
 _MAY = frozenset({"can", "fits", "should", "need"})
-# Tags asking the table to confirm: the line is a question after all.
-_CONFIRM = frozenset(
-    {"no", "non", "nao", "ne", "nee", "toch", "right", "hein", "ok", "okay", "yes", "oui",
-     "sim", "ja", "correct", "juste", "certo", "klopt"}
-)  # fmt: skip
-# Verbs of a card going somewhere, in a question of whether it may.
-_GOES = frozenset(
-    {"go", "goes", "fit", "fits", "va", "vont", "passe", "entra", "entram", "cabe", "vai",
-     "gaat", "past", "kan", "mag"}
-)  # fmt: skip
+# Verbs of a card going somewhere that carry no concept ("go", "cabe", "past"… do).
+_GOES = frozenset({"goes", "entra", "entram"})
 
 
 def _told_to_another(

@@ -510,6 +510,15 @@ FILLERS = frozenset(
 BACK_WORDS = frozenset(
     {"back", "rejeter", "rejette", "remettre", "volta", "devolver", "terug", "again"}
 )
+# Tags after a line asking the table to confirm it ("…, no?", "…, né?", "…, toch?").
+CONFIRMING_TAGS = frozenset(
+    {"no", "non", "nao", "ne", "nee", "niet", "toch", "right", "hein", "eh", "ok", "okay",
+     "yes", "oui", "sim", "ja", "correct", "juste", "certo", "klopt"}
+)  # fmt: skip
+# Sounds of hesitation, as a recogniser writes them ("um" is also Portuguese for "a").
+HESITATION_SOUNDS = frozenset(
+    {"uh", "um", "umm", "erm", "uhm", "hmm", "hum", "euh", "heu", "eh", "ehm", "ah"}
+)  # fmt: skip
 # Discourse words whose look-alike stems mean something ("valeu", thanks, is not "vale",
 # worth): they carry no concept at all.
 NOTHING_WORDS = frozenset(

@@ -24,7 +24,7 @@ newer one on its topic: a screen is never behind for longer than about two secon
 On NATS, QoS 1 costs a replicated write: the broker stores every QoS 1 publish in a
 replicated stream first, and a QoS 1 subscription is a JetStream consumer, acknowledged
 per message, that each such publish goes through. So there replies are sent, and intents
-and presence listened to, at QoS 0 (``reply_qos``, ``listen_qos``; 300 tables: the
+and presence listened to, at QoS 0 (``move_qos``; 300 tables: the
 broker's CPU per move 3.7 -> 2.5 ms, p99 23-32 -> 13 ms, DEVELOPERS.md). What that can
 lose, its sender sends again: an unanswered intent (``services.delivery``, ``net.js``),
 answered again and never applied twice, and presence, retained, on each subscription.
@@ -105,8 +105,7 @@ class TablesRunner:
         # JetStream write each; clients ask for a fresh view on every connection anyway).
         self.retain_views = retain_views
         # Replies, intents and presence at QoS 1, except on NATS (see the module docstring).
-        self.reply_qos = 1
-        self.listen_qos = 1
+        self.move_qos = 1
         self.store: TableStore | None = None
         self.accounts: Accounts | None = None
         self._close_accounts: Callable[[], None] = lambda: None
@@ -130,7 +129,7 @@ class TablesRunner:
         on_nats = isinstance(self.store, JetStreamStore)
         if self.retain_views is None:
             self.retain_views = not on_nats
-        self.reply_qos = self.listen_qos = 0 if on_nats else 1
+        self.move_qos = 0 if on_nats else 1
         kind = self.accounts_kind or default_accounts(self.store)
         self.accounts, self._close_accounts = open_accounts(
             kind, self.url, self.store, timeout, self.secret_file
@@ -174,7 +173,7 @@ class TablesRunner:
         for topic_filter in SUBSCRIPTIONS:
             lobby = topic_filter == topics.ALL_LOBBY_REQUESTS
             handler = self._queue_lobby if lobby else self._handle
-            self.client.subscribe(topic_filter, handler, qos=1 if lobby else self.listen_qos)
+            self.client.subscribe(topic_filter, handler, qos=1 if lobby else self.move_qos)
         self.client.start()
         self.client.wait_connected(timeout)
         self._ticker = threading.Thread(target=self._tick_loop, name="tables-tick", daemon=True)
@@ -216,7 +215,7 @@ class TablesRunner:
 
     def _publish(self, topic: str, payload: bytes, retain: bool) -> None:
         """Views (``retain``) at QoS 0, retained unless ``retain_views`` is off; replies at
-        ``reply_qos``; the rest QoS 1."""
+        ``move_qos``; the rest QoS 1."""
         assert self.client is not None
         if retain and not self.retain_views:
             if payload:  # an empty payload only clears a retained view: nothing to clear
@@ -226,7 +225,7 @@ class TablesRunner:
                     self._unsettled[topic] = (time.monotonic(), payload)
             return
         reply = topic.endswith("/reply")
-        qos = 0 if retain else (self.reply_qos if reply else 1)
+        qos = 0 if retain else (self.move_qos if reply else 1)
         self.client.publish(topic, payload, qos=qos, retain=retain)
 
     def _republish(self) -> None:

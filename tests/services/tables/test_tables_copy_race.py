@@ -85,7 +85,7 @@ def test_on_nats_replies_go_at_qos_0_and_events_stay_at_qos_1(tmp_path: Path) ->
     # NATS stores each QoS 1 publish in a replicated stream; a lost reply costs only the
     # sender's resend, which is answered again. Events are not resent by anyone: QoS 1.
     runner: Any = TablesRunner("mqtt://127.0.0.1:1", tmp_path / "unused.db")
-    runner.client, runner.retain_views, runner.reply_qos = Recorder(), False, 0
+    runner.client, runner.retain_views, runner.move_qos = Recorder(), False, 0
     runner._publish(topics.seat_topic(CODE, 0, "reply"), b"{}", False)
     runner._publish(topics.host_topic(CODE, "reply"), b"{}", False)
     runner._publish(topics.table_events(CODE), b"{}", False)
