@@ -9,6 +9,10 @@ arrives (or a view shows the table has moved past it) and publishes it again, wi
 same id, after each reconnection, when the tables service comes back online, and every
 ``resend_after`` seconds. The tables service answers an id it has applied again, without
 applying it twice, so a resend is always safe.
+
+Since delivery is made good here, intents go at the QoS the tables service's status asks
+(``intent_qos``): 1 by default, 0 on a NATS cluster, where each QoS 1 publish is a
+replicated write.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ class Deliveries:
         self._pending: dict[tuple[str, str], _Pending] = {}  # (reply topic, id) -> intent
         self._reply_topics: set[str] = set()
         self._stopped = threading.Event()
+        self.qos = 1  # what intents are published at: the tables service's ``intent_qos``
         client.add_connected_hook(self.resend_all)
         if follow_tables_status:  # services may read it; a player relies on the timer
             client.subscribe(topics.service_status("tables"), self._on_tables_status, qos=1)
@@ -80,9 +85,9 @@ class Deliveries:
                 topic, payload, seq if isinstance(seq, int) else None, now, now
             )
         if ack_timeout is None:
-            self._client.publish(topic, payload, qos=1)
+            self._client.publish(topic, payload, qos=self.qos)
         else:
-            self._client.publish_and_wait(topic, payload, qos=1, timeout=ack_timeout)
+            self._client.publish_and_wait(topic, payload, qos=self.qos, timeout=ack_timeout)
 
     def pending_ids(self) -> list[str]:
         with self._lock:
@@ -106,8 +111,7 @@ class Deliveries:
             due = list(self._pending.values())
             for pending in due:
                 pending.last_sent = now
-        for pending in due:
-            self._client.publish(pending.topic, pending.payload, qos=1)
+        self._publish(due)
 
     def stop(self) -> None:
         self._stopped.set()
@@ -123,10 +127,11 @@ class Deliveries:
 
     def _on_tables_status(self, topic: str, payload: bytes) -> None:
         try:
-            online = bool(decode("service_status", payload)["online"])
+            status = decode("service_status", payload)
         except ProtocolError:
             return
-        if online:
+        if status["online"]:
+            self.qos = int(status.get("intent_qos", 1))
             self.resend_all()
 
     def _resend_loop(self) -> None:
@@ -141,8 +146,11 @@ class Deliveries:
                     elif now - pending.last_sent >= self._resend_after:
                         pending.last_sent = now
                         due.append(pending)
-            for pending in due:
-                self._client.publish(pending.topic, pending.payload, qos=1)
+            self._publish(due)
+
+    def _publish(self, due: list[_Pending]) -> None:
+        for pending in due:
+            self._client.publish(pending.topic, pending.payload, qos=self.qos)
 
 
 def _reply_topic(intent_topic: str) -> str:

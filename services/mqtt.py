@@ -144,9 +144,10 @@ def broker_url(
     return f"{scheme}://{auth}{netloc_host}:{port}{suffix}"
 
 
-def status_payload(service: str, online: bool) -> bytes:
-    """The retained status message of a service (``protocol/schemas/service_status.json``)."""
-    return encode("service_status", {"v": 1, "service": service, "online": online})
+def status_payload(service: str, online: bool, **details: Any) -> bytes:
+    """The retained status message of a service (``protocol/schemas/service_status.json``);
+    ``details`` are what an online service tells its senders (``intent_qos``)."""
+    return encode("service_status", {"v": 1, "service": service, "online": online, **details})
 
 
 def set_tcp_nodelay(sock: Any) -> None:
@@ -190,6 +191,8 @@ class MqttClient:
             raise ValueError("a persistent session needs a fixed client_id")
         self.client_id = client_id or f"gn-{uuid.uuid4().hex[:16]}"
         self.service = service
+        # Told with "online" in this service's status (``status_payload``); set before start.
+        self.status_details: dict[str, Any] = {}
         self._keepalive = keepalive
         self._on_unmatched = on_unmatched
         # Topics nobody may leave a retained message on: one found is cleared, not handled.
@@ -234,6 +237,11 @@ class MqttClient:
         self._refused: str | None = None
         self._network_thread: threading.Thread | None = None
         self._started = False
+
+    def online_status(self) -> bytes:
+        """This service's "online" status message, with its ``status_details``."""
+        assert self.service is not None
+        return status_payload(self.service, True, **self.status_details)
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> MqttClient:
@@ -390,7 +398,7 @@ class MqttClient:
             self._state.notify_all()
         if self.service is not None:
             topic = service_status(self.service)
-            client.publish(topic, status_payload(self.service, True), 1, True)
+            client.publish(topic, self.online_status(), 1, True)
         for hook in list(self._connected_hooks):
             try:
                 hook()

@@ -103,6 +103,7 @@ class Generator:
     retries: dict[str, int] = field(default_factory=dict)  # lobby requests asked again
     host_ops: int = 0
     views: int = 0
+    intent_qos: int = 1  # the tables service's status says (0 on a NATS cluster)
     _node: int = 0
 
     def next_host(self) -> tuple[str, int]:
@@ -113,6 +114,11 @@ class Generator:
     # ------------------------------------------------------------------ lobby
     def _on_lobby(self, topic: str, payload: bytes) -> None:
         reply = orjson.loads(payload)
+        if topic == topics.service_status("tables"):
+            # As the web service tells the pages: intents at the QoS the tables service asks.
+            if reply.get("online"):
+                self.intent_qos = int(reply.get("intent_qos", 1))
+            return
         future = self.answers.pop(str(reply.get("id")), None)
         if future is not None and not future.done():
             future.set_result(reply)
@@ -153,7 +159,11 @@ class Generator:
             password=self.credentials.password("web"),
         )
         await self.lobby.subscribe(
-            [(topics.lobby_response("create"), 1), (topics.lobby_response("join"), 1)]
+            [
+                (topics.lobby_response("create"), 1),
+                (topics.lobby_response("join"), 1),
+                (topics.service_status("tables"), 1),
+            ]
         )
 
     async def wait_for_tables_service(self, timeout: float = 60.0) -> None:
@@ -251,7 +261,9 @@ class Generator:
         """Ask for this seat's view afresh (a seat intent ``sync``)."""
         assert seat.connection is not None
         sync = orjson.dumps({"v": 1, "id": uuid.uuid4().hex[:16], "op": "sync"})
-        seat.connection.publish(topics.seat_topic(seat.table, seat.seat, "intent"), sync)
+        seat.connection.publish(
+            topics.seat_topic(seat.table, seat.seat, "intent"), sync, qos=self.intent_qos
+        )
 
     async def setup(self) -> None:
         gate = asyncio.Semaphore(LOBBY_IN_FLIGHT)
@@ -339,7 +351,9 @@ class Generator:
         if start <= seat.sent_wall < end:
             self.sent_in_window += 1
         seat.connection.publish(
-            topics.seat_topic(seat.table, seat.seat, "intent"), orjson.dumps(intent)
+            topics.seat_topic(seat.table, seat.seat, "intent"),
+            orjson.dumps(intent),
+            qos=self.intent_qos,
         )
 
     def _host_op(self, seat: Seat, op: str) -> None:
@@ -349,7 +363,9 @@ class Generator:
             return
         self.host_ops += 1
         message = {"v": 1, "id": uuid.uuid4().hex[:16], "op": op, "player": seat.player_id}
-        seat.connection.publish(topics.host_topic(seat.table, "intent"), orjson.dumps(message))
+        seat.connection.publish(
+            topics.host_topic(seat.table, "intent"), orjson.dumps(message), qos=self.intent_qos
+        )
 
     def go(self, start: float, end: float) -> None:
         self.window = (start, end)

@@ -28,6 +28,8 @@ and presence listened to, at QoS 0 (``move_qos``; 300 tables: the
 broker's CPU per move 3.7 -> 2.5 ms, p99 23-32 -> 13 ms, DEVELOPERS.md). What that can
 lose, its sender sends again: an unanswered intent (``services.delivery``, ``net.js``),
 answered again and never applied twice, and presence, retained, on each subscription.
+The service's "online" status tells the senders ``intent_qos`` (its ``move_qos``), so on
+NATS they send intents at QoS 0 too: the broker's store of each, its largest cost left.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from typing import Self
 from protocol import topics
 from services.broker.limits import raise_open_file_limit
 from services.heap import HeapKeeper
-from services.mqtt import BrokerUrl, MqttClient, status_payload
+from services.mqtt import BrokerUrl, MqttClient
 from services.tables.copies import (
     AccountsKind,
     SharedCopy,
@@ -147,6 +149,8 @@ class TablesRunner:
             # default 20 await their PUBACKs, and it would hold the next replies back.
             max_inflight=0,
         )
+        # Senders publish intents at the QoS told here (``services.delivery``, the pages).
+        self.client.status_details = {"intent_qos": self.move_qos}
         self.service = TablesService(
             self.store,
             self._publish,
@@ -238,9 +242,7 @@ class TablesRunner:
     def _say_online(self) -> None:
         """Tables taken over: "online" again (a dead copy's will said offline); senders resend."""
         assert self.client is not None
-        self.client.publish(
-            topics.service_status("tables"), status_payload("tables", True), 1, True
-        )
+        self.client.publish(topics.service_status("tables"), self.client.online_status(), 1, True)
 
     def _handle(self, topic: str, payload: bytes) -> None:
         assert self.service is not None

@@ -86,9 +86,16 @@ def _limited(retry_after: int) -> tuple[Response, int]:
 
 
 def _connection() -> dict[str, Any]:
-    """What every page needs to dial the broker (every node's address) and build links."""
+    """What every page needs to dial the broker (every node's address), send intents at
+    the QoS the tables service asks, and build links."""
     urls = settings().ws_urls_for(request.host)
-    return {"ws_url": urls[0], "ws_urls": urls, "public_url": settings().public_url}
+    intent_qos = getattr(lobby(), "intent_qos", 1)
+    return {
+        "ws_url": urls[0],
+        "ws_urls": urls,
+        "intent_qos": intent_qos,
+        "public_url": settings().public_url,
+    }
 
 
 def clean_name(raw: Any) -> str | None:

@@ -63,6 +63,12 @@ class LazyMqttLobby:
             lobby = self._lobby
         return lobby.peek(table, wait)
 
+    @property
+    def intent_qos(self) -> int:
+        """The QoS the tables service asks intents at (1 until this lobby has connected)."""
+        lobby = self._lobby
+        return 1 if lobby is None else lobby.intent_qos
+
     def close(self) -> None:
         with self._lock:
             if self._client is not None:

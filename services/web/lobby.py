@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from protocol import PROTOCOL_VERSION
 from protocol.messages import ProtocolError
-from protocol.topics import BASE, LOBBY_OPS, lobby_request, lobby_response
+from protocol.topics import BASE, LOBBY_OPS, lobby_request, lobby_response, service_status
 from services.wire import decode, encode
 
 _REQUEST_KIND = {"create": "lobby_create", "join": "lobby_join", "claim": "lobby_claim"}
@@ -81,9 +81,13 @@ class MqttLobby:
         # the table is locked, before the player types a name.
         self._summaries: dict[str, dict[str, Any]] = {}
         self._seen = threading.Condition(self._lock)
+        # The QoS the pages send intents at, as the tables service's status asks (its
+        # ``intent_qos``: 0 on a NATS cluster, where the pages' resends make delivery good).
+        self.intent_qos = 1
         for op in LOBBY_OPS:
             transport.subscribe(lobby_response(op), self._on_response)
         transport.subscribe(f"{BASE}/table/+/view", self._on_table_view)
+        transport.subscribe(service_status("tables"), self._on_tables_status)
 
     def request(self, op: str, message: Mapping[str, Any]) -> dict[str, Any]:
         """Send one request and wait for its response; raise ``LobbyError`` if refused."""
@@ -125,6 +129,14 @@ class MqttLobby:
         if known is None:
             return None
         return {name: value for name, value in known.items() if name != "_order"}
+
+    def _on_tables_status(self, topic: str, payload: bytes) -> None:
+        try:
+            status = decode("service_status", payload)
+        except ProtocolError:
+            return
+        if status["online"]:
+            self.intent_qos = int(status.get("intent_qos", 1))
 
     def _on_table_view(self, topic: str, payload: bytes) -> None:
         try:

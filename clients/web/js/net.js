@@ -65,11 +65,24 @@ const GIVE_UP_AFTER = 120000;
  * reconnect and every RESEND_AFTER ms: a PUBACK only says the broker has it, and a
  * broker or tables service crash can still lose it. The tables service answers an id it
  * has applied again, never applying it twice. Pending intents are kept in
- * sessionStorage, so a reload of the page sends them again too.
+ * sessionStorage, so a reload of the page sends them again too. Since delivery is made
+ * good here, intents go at `intentQos`, what the tables service asks (0 on a NATS
+ * cluster, where every QoS 1 publish is a replicated write).
  */
 export class Link {
-  constructor({ url, username, password, clientId, will, subscriptions, onConnect, onStatus }) {
+  constructor({
+    url,
+    username,
+    password,
+    clientId,
+    will,
+    subscriptions,
+    onConnect,
+    onStatus,
+    intentQos = 1,
+  }) {
     const targets = brokerTargets(url);
+    this.intentQos = intentQos === 0 ? 0 : 1;
     this.storageKey = `gamenight.pending.${clientId}`;
     this.pending = loadPending(this.storageKey);
     this.resendTimer = setInterval(() => this._resendDue(), RESEND_AFTER / 2);
@@ -113,12 +126,17 @@ export class Link {
     this.client.publish(topic, JSON.stringify(message), { qos, retain });
   }
 
+  /** Publish an intent once, not kept (a sync or a hint: asked again if need be). */
+  publishIntent(topic, intent) {
+    this.publish(topic, intent, { qos: this.intentQos });
+  }
+
   /** Publish an intent and keep it until it is answered (see the class comment). */
   deliver(topic, intent) {
     const now = Date.now();
     this.pending.set(intent.id, { topic, intent, first: now, last: now });
     this._savePending();
-    this.publish(topic, intent);
+    this.publishIntent(topic, intent);
   }
 
   /** Its reply arrived: stop sending intent `id`. */
@@ -151,7 +169,7 @@ export class Link {
         this.pending.delete(id);
       } else if (all || now - entry.last >= RESEND_AFTER) {
         entry.last = now;
-        this.publish(entry.topic, entry.intent);
+        this.publishIntent(entry.topic, entry.intent);
       }
     }
     this._savePending();

@@ -191,7 +191,7 @@ function publishPresence() {
 }
 
 function requestSync() {
-  if (page.link) page.link.publish(seatTopic("intent"), { v: 1, id: newId("sync"), op: "sync" });
+  if (page.link) page.link.publishIntent(seatTopic("intent"), { v: 1, id: newId("sync"), op: "sync" });
 }
 
 function connect(creds) {
@@ -212,6 +212,7 @@ function connect(creds) {
   if (creds.host) subscriptions.push(topics.hostReply(table));
   const link = new Link({
     url: page.config.ws_urls || page.config.ws_url,
+    intentQos: page.config.intent_qos,
     username: creds.username,
     password: creds.password,
     // The same id after a reload takes over the old connection at once.
@@ -377,7 +378,7 @@ function act(action) {
 function askHint() {
   if (!page.link || !page.seatView) return;
   page.hintAsked = { id: newId("q"), seq: page.seatView.seq };
-  page.link.publish(seatTopic("intent"), { v: 1, id: page.hintAsked.id, op: "hint" });
+  page.link.publishIntent(seatTopic("intent"), { v: 1, id: page.hintAsked.id, op: "hint" });
 }
 
 function hinted() {
@@ -771,7 +772,7 @@ function sendHost(op, params) {
   if (!page.link) return;
   const message = { v: 1, id: newId("h"), op, player: page.creds.player_id };
   if (params) message.params = params;
-  page.link.publish(topics.hostIntent(page.creds.table), message);
+  page.link.publishIntent(topics.hostIntent(page.creds.table), message);
   return message.id;
 }
 

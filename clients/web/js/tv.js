@@ -32,7 +32,7 @@ function sendHost(op, params) {
   if (!page.link) return;
   const message = { v: 1, id: newId("tv"), op };
   if (params) message.params = params;
-  page.link.publish(topics.hostIntent(page.saved.table), message);
+  page.link.publishIntent(topics.hostIntent(page.saved.table), message);
   return message.id;
 }
 
@@ -243,6 +243,7 @@ function connect(saved) {
   const table = saved.table;
   const link = new Link({
     url: page.config.ws_urls || page.config.ws_url,
+    intentQos: page.config.intent_qos,
     username: saved.username,
     password: saved.password,
     // The broker binds each account to one client id (its username): see services/tables.

@@ -426,6 +426,9 @@ def test_with_the_nats_store_replies_come_at_qos_0(
         assert lobby.host(table, "sync")["status"] == "ok"
         assert arrived.wait(30)
         assert qos_seen[0] == 0
+        # And it asks its senders for intents at QoS 0 too (its status says so).
+        status = lobby.box.wait(topics.service_status("tables"), lambda m: m["online"])
+        assert status["intent_qos"] == 0
     finally:
         client.loop_stop()
         client.disconnect()

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from tables_clients import LobbyClient, Phone
 
+from protocol import topics
 from services.tables.runner import TablesRunner
 
 
@@ -117,3 +118,12 @@ def test_host_parameters_cannot_smuggle_a_move_or_a_seed(
     assert kinds[-1] == "lock"
     assert "act" not in kinds
     assert all("action" not in entry for entry in tables.store.entries(table))
+
+
+def test_on_one_machine_the_service_asks_intents_at_qos_1(
+    tables: TablesRunner, lobby: LobbyClient
+) -> None:
+    """Its status tells the senders the QoS of intents: 1 where a QoS 1 publish is cheap
+    (on NATS it is 0: ``test_with_the_nats_store_replies_come_at_qos_0``)."""
+    status = lobby.box.wait(topics.service_status("tables"), lambda m: m["online"])
+    assert status["intent_qos"] == 1

@@ -118,3 +118,24 @@ def test_an_older_view_never_replaces_a_newer_one() -> None:
     summary = lobby.peek("K7Q2", wait=0)
     assert summary is not None and summary["locked"] is True
     assert lobby.peek("ZZZZ", wait=0) is None
+
+
+def test_pages_are_told_the_intent_qos_the_tables_service_asks() -> None:
+    """On a NATS cluster the tables service asks for intents at QoS 0 (its status says
+    so); the pages learn it from ``/api/config`` through the lobby link."""
+    transport = FakeTransport()
+    lobby = MqttLobby(transport)
+    deliver = transport.handlers["gamenight/v1/service/tables/status"]
+    assert lobby.intent_qos == 1  # nothing heard yet: what every broker takes
+    status = {"v": 1, "service": "tables", "online": True}
+    deliver(
+        "gamenight/v1/service/tables/status", encode("service_status", {**status, "intent_qos": 0})
+    )
+    assert lobby.intent_qos == 0
+    offline = {**status, "online": False}  # the last will: says nothing of the QoS
+    deliver("gamenight/v1/service/tables/status", encode("service_status", offline))
+    assert lobby.intent_qos == 0
+    deliver("gamenight/v1/service/tables/status", b'{"v": 1, "online": "garbage"}')
+    assert lobby.intent_qos == 0
+    deliver("gamenight/v1/service/tables/status", encode("service_status", status))
+    assert lobby.intent_qos == 1  # a service on one machine: QoS 1
