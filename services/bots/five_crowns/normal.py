@@ -7,10 +7,11 @@ goes out as soon as it can.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import parse_card
+from engine.cards import Card, parse_card
 from engine.five_crowns.solvers import solver_for
 from services.bots.base import legal
 from services.bots.five_crowns.common import (
@@ -51,7 +52,7 @@ class Player:
         unseen = self.unseen(view)
         return stock if stock_rather_than(hand, wild_rank, unseen, top, banned_card(view)) else pile
 
-    def unseen(self, view: Mapping[str, Any]) -> Any:
+    def unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
         return self.memory.unseen(view)
 
     def discard(self, view: Mapping[str, Any], actions: Any) -> dict[str, Any]:

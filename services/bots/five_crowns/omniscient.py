@@ -1,8 +1,7 @@
 """Five Crowns, ``omniscient``: for the arena's measurements only, never at a table.
 
-It is ``hard`` told the truth: the stock's cards (the next draw is known exactly) and
-the others' real hands in place of sampled ones. What it wins bounds what ``hard``'s
-way of playing could win with perfect reading.
+It is ``hard`` told the truth: the stock's order, so the next draw is known exactly.
+What it wins bounds what ``hard``'s way of playing could win with perfect knowledge.
 """
 
 from __future__ import annotations
@@ -28,10 +27,3 @@ class Player(hard.Player):
         if self.truth is None or not self.truth.stock:
             return super().unseen(view)
         return Counter(self.truth.stock[:1])  # the very card a stock draw brings
-
-    def _sample_others(
-        self, view: Mapping[str, Any], others: list[int], unseen: Counter[Card]
-    ) -> list[list[list[Card]]]:
-        if self.truth is None:
-            return super()._sample_others(view, others, unseen)
-        return [[list(self.truth.hands[other])] for other in others]

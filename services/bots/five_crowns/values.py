@@ -9,6 +9,7 @@ what a drawn or thrown card touches).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
@@ -379,3 +380,28 @@ def expected_after_draw(hand: Sequence[Card], wild_rank: int, unseen: Counter[Ca
     if not total:
         return float(pricer.keep)
     return sum(copies * value for copies, value in pricer.values(unseen)) / total
+
+
+def expected_lowest_of_draws(
+    hand: Sequence[Card], wild_rank: int, unseen: Counter[Card], draws: int
+) -> float:
+    """The expected lowest of the penalties ``hand`` would leave after each of ``draws``
+    stock cards (drawn together, without replacement; each taken alone, the best card
+    thrown): how many good cards (outs) the hand has, not only one draw's mean."""
+    total = sum(unseen.values())
+    pricer = pricer_for(hand, wild_rank)
+    if not total:
+        return float(pricer.keep)
+    draws = min(draws, total)
+    copies_by_value: Counter[int] = Counter()
+    for copies, value in pricer.values(unseen):
+        copies_by_value[value] += copies
+    # P(lowest >= v) = C(cards valued >= v, draws) / C(total, draws), exactly.
+    ways = math.comb(total, draws)
+    at_least = total  # cards valued at least the current value
+    expected = 0.0
+    for value in sorted(copies_by_value):
+        above = at_least - copies_by_value[value]
+        expected += value * (math.comb(at_least, draws) - math.comb(above, draws)) / ways
+        at_least = above
+    return expected

@@ -2,58 +2,61 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from engine.cards import Card
 from services.bots.five_crowns import hard
+from services.bots.five_crowns.values import expected_after_draw
 
 # Round 1 (threes wild): three cards dealt, four held before the discard.
 HAND = [Card(11, "T"), Card(8, "H"), Card(3, "S"), Card(7, "D")]
+# Round 2 (fours wild): a pair of kings, and a six and a five of different suits.
+PAIRED = [Card(13, "C"), Card(6, "H"), Card(13, "T"), Card(5, "S"), Card(3, "C")]
 
 
-def discard_view() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    view = {
+def discard_view(hand: list[Card], wild_rank: int, **changes: Any) -> dict[str, Any]:
+    return {
         "seat": 0,
         "players": [0, 1],
-        "hand": [str(card) for card in HAND],
-        "wild_rank": 3,
-        "cards_dealt": 3,
+        "hand": [str(card) for card in hand],
+        "wild_rank": wild_rank,
+        "cards_dealt": wild_rank,
         "went_out": None,
         "options": {},
+        **changes,
     }
-    return view, [{"type": "discard", "card": str(card)} for card in HAND]
 
 
-def always(chance: float) -> Callable[..., Callable[[Card], float]]:
-    return lambda *_: lambda _card: chance
+def discards(hand: list[Card]) -> list[dict[str, Any]]:
+    return [{"type": "discard", "card": str(card)} for card in hand]
 
 
-@pytest.mark.parametrize("chance", [0.0, 0.5, 1.0])
-def test_keeps_the_wild_for_its_last_turn_even_when_the_round_surely_ends(
-    monkeypatch: pytest.MonkeyPatch, chance: float
-) -> None:
-    """Throwing the wild three leaves the least now (26 against 35), but the round ending
-    before this seat plays again still leaves it one last draw: with the wild kept that
-    draw melds far more often, so the wild stays whatever the chance the round ends."""
-    monkeypatch.setattr(hard.Player, "_round_end_risk", always(chance))
-    view, actions = discard_view()
-    assert hard.Player(1).discard(view, actions)["card"] != str(Card(3, "S"))
+def test_keeps_the_wild_though_throwing_it_leaves_the_least_now() -> None:
+    """Throwing the wild three leaves the least now (26 against 35), but with it kept the
+    next draws meld far more often: the wild stays."""
+    view = discard_view(HAND, 3)
+    assert hard.Player(1).discard(view, discards(HAND))["card"] != str(Card(3, "S"))
 
 
-def test_a_discard_that_lets_the_round_end_costs_more(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The jack is the best throw (14.3 expected after the next draw, the eight 14.75),
-    but if the next seat surely goes out with it, this seat has no draws beyond its
-    last turn: the eight goes instead."""
-    jack = Card(11, "T")
-    monkeypatch.setattr(
-        hard.Player,
-        "_round_end_risk",
-        lambda *_: lambda card: 1.0 if card == jack else 0.0,
-    )
-    view, actions = discard_view()
-    assert hard.Player(1).discard(view, actions)["card"] == str(Card(8, "H"))
-    monkeypatch.setattr(hard.Player, "_round_end_risk", always(0.0))
-    assert hard.Player(1).discard(view, actions)["card"] == str(jack)
+def test_keeps_the_hand_with_more_outs_where_one_draw_would_not() -> None:
+    """Over one draw, throwing a king leaves the least on average; but the pair of kings
+    melds with any king, four or joker among the next draws: ``hard`` keeps them and
+    throws the six."""
+    view = discard_view(PAIRED, 4)
+    player = hard.Player(1)
+    unseen = player.memory.unseen(view)
+
+    def one_draw(thrown: Card) -> float:
+        kept = list(PAIRED)
+        kept.remove(thrown)
+        return expected_after_draw(kept, 4, unseen)
+
+    assert min(PAIRED, key=one_draw) == Card(13, "C")  # the one-draw horizon's choice
+    assert player.discard(view, discards(PAIRED))["card"] == str(Card(6, "H"))
+
+
+def test_on_the_last_turn_only_the_penalty_now_counts() -> None:
+    """Someone went out: no draw comes after this one, so the card leaving the least
+    now goes, a wild included."""
+    view = discard_view(HAND, 3, went_out=1)
+    assert hard.Player(1).discard(view, discards(HAND))["card"] == str(Card(3, "S"))

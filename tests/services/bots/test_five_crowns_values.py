@@ -3,6 +3,7 @@ draw may bring, every discard after it, each hand solved by ``min_penalty`` alon
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from services.bots.five_crowns.values import (
     DrawPricer,
     after_taking,
     expected_after_draw,
+    expected_lowest_of_draws,
     stock_at_least_as_good,
     stock_rather_than,
 )
@@ -51,6 +53,24 @@ def test_the_expected_penalty_after_a_stock_draw_is_the_plain_average(position: 
         abs(expected_after_draw(hand, wild_rank, unseen) - plain_expected(hand, unseen, wild_rank))
         < 1e-9
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), st.integers(1, 4))
+def test_the_lowest_of_several_draws_is_the_plain_average_over_every_set_drawn(
+    position: tuple, draws: int
+) -> None:
+    """Every set of ``draws`` cards (each copy its own card), the lowest penalty any one of
+    them leaves, averaged: what ``hard`` judges a kept hand by."""
+    hand, unseen, wild_rank = position
+    unseen = Counter(dict(list(unseen.items())[:12]))  # the plain way is combinatorial
+    cards = list(unseen.elements())
+    after = [plain_after(hand, card, wild_rank) for card in cards]
+    sets = list(itertools.combinations(range(len(cards)), min(draws, len(cards))))
+    plain = sum(min(after[index] for index in chosen) for chosen in sets) / len(sets)
+    assert abs(expected_lowest_of_draws(hand, wild_rank, unseen, draws) - plain) < 1e-9
+    if draws == 1:
+        assert abs(plain - expected_after_draw(hand, wild_rank, unseen)) < 1e-9
 
 
 @settings(max_examples=150, deadline=None)
