@@ -1,7 +1,9 @@
 """Five Crowns, ``omniscient``: for the arena's measurements only, never at a table.
 
-It is ``hard`` told the truth: the stock's order, so the next draw is known exactly.
-What it wins bounds what ``hard``'s way of playing could win with perfect knowledge.
+It is ``hard`` told the truth: the stock's order. Its draw knows the very card the stock
+brings; its discard judges a kept hand by the cards it would really draw next (were
+every seat to draw from the stock), in place of ``hard.DRAWS_AHEAD`` unseen ones. What
+it wins bounds what ``hard``'s way of playing could win with perfect knowledge.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.five_crowns import FiveCrownsState
+from engine.five_crowns.model import Phase
 from services.bots.five_crowns import hard
 
 
@@ -24,6 +27,10 @@ class Player(hard.Player):
         self.truth = state
 
     def unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
-        if self.truth is None or not self.truth.stock:
+        truth = self.truth
+        if truth is None or not truth.stock:
             return super().unseen(view)
-        return Counter(self.truth.stock[:1])  # the very card a stock draw brings
+        if truth.phase == Phase.DRAW:
+            return Counter(truth.stock[:1])  # the very card a stock draw brings
+        seats = len(truth.hands)  # the others draw first: this seat's are every seats-th
+        return Counter(truth.stock[seats - 1 :: seats][: hard.DRAWS_AHEAD])
