@@ -282,6 +282,7 @@ def run_once(count: int, args: argparse.Namespace) -> dict[str, Any]:
         "answered": sum(result["answered"] for result in results),
         "late": sum(result["late"] + result["unanswered_at_end"] for result in results),
         "errors": errors,
+        "intent_qos": sorted({int(result.get("intent_qos", 1)) for result in results}),
         "lobby_retries": retries,
         "rate": sum(result["answered"] for result in results) / args.duration,
         "p50": statistics.median(latencies) if latencies else float("nan"),
@@ -337,6 +338,7 @@ def print_row(row: dict[str, Any]) -> None:
     costs = "  ".join(
         f"{name} {ms:.3f} (sys {system[name]:.3f})" for name, ms in per_intent.items()
     )
+    costs += f"  [intents at QoS {'/'.join(str(q) for q in row['intent_qos'])}]"
     tables_alone = 1000 / per_intent["tables"] * row["counts"]["tables"]
     print(
         f"{'':>6} CPU ms per intent: {costs}  (all {total:.3f}): alone on {cores} cores"

@@ -387,6 +387,7 @@ class Generator:
             "host_ops": self.host_ops,
             "views": self.views,
             "connections": len(self.players) + len(self.extra) + 1,
+            "intent_qos": self.intent_qos,
         }
 
     def close(self) -> None:
