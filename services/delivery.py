@@ -26,7 +26,7 @@ from typing import Any
 
 from protocol import topics
 from protocol.messages import ProtocolError
-from services.mqtt import MqttClient
+from services.mqtt import MqttClient, intent_qos_asked
 from services.wire import decode, encode
 
 log = logging.getLogger("gamenight.delivery")
@@ -126,12 +126,9 @@ class Deliveries:
             self._pending.pop((topic, str(reply["id"])), None)
 
     def _on_tables_status(self, topic: str, payload: bytes) -> None:
-        try:
-            status = decode("service_status", payload)
-        except ProtocolError:
-            return
-        if status["online"]:
-            self.qos = int(status.get("intent_qos", 1))
+        asked = intent_qos_asked(payload)
+        if asked is not None:  # online: what is unanswered goes again
+            self.qos = asked
             self.resend_all()
 
     def _resend_loop(self) -> None:

@@ -32,8 +32,9 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
+from protocol.messages import ProtocolError
 from protocol.topics import service_status
-from services.wire import dumps, encode
+from services.wire import decode, dumps, encode
 
 log = logging.getLogger("gamenight.mqtt")
 ROUTES_REMEMBERED = 4096
@@ -148,6 +149,16 @@ def status_payload(service: str, online: bool, **details: Any) -> bytes:
     """The retained status message of a service (``protocol/schemas/service_status.json``);
     ``details`` are what an online service tells its senders (``intent_qos``)."""
     return encode("service_status", {"v": 1, "service": service, "online": online, **details})
+
+
+def intent_qos_asked(payload: bytes) -> int | None:
+    """The QoS an "online" tables status asks intents at (``intent_qos``, default 1); None
+    for an offline status or one that cannot be read."""
+    try:
+        status = decode("service_status", payload)
+    except ProtocolError:
+        return None
+    return int(status.get("intent_qos", 1)) if status["online"] else None
 
 
 def set_tcp_nodelay(sock: Any) -> None:

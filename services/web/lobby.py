@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from protocol import PROTOCOL_VERSION
 from protocol.messages import ProtocolError
 from protocol.topics import BASE, LOBBY_OPS, lobby_request, lobby_response, service_status
+from services.mqtt import intent_qos_asked
 from services.wire import decode, encode
 
 _REQUEST_KIND = {"create": "lobby_create", "join": "lobby_join", "claim": "lobby_claim"}
@@ -131,12 +132,9 @@ class MqttLobby:
         return {name: value for name, value in known.items() if name != "_order"}
 
     def _on_tables_status(self, topic: str, payload: bytes) -> None:
-        try:
-            status = decode("service_status", payload)
-        except ProtocolError:
-            return
-        if status["online"]:
-            self.intent_qos = int(status.get("intent_qos", 1))
+        asked = intent_qos_asked(payload)
+        if asked is not None:
+            self.intent_qos = asked
 
     def _on_table_view(self, topic: str, payload: bytes) -> None:
         try:
