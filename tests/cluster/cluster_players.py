@@ -17,7 +17,7 @@ from typing import Any
 from protocol import topics
 from protocol.messages import act_intent, encode
 from services.cluster.nodes import NatsCluster
-from services.mqtt import MqttClient, broker_url
+from services.mqtt import MqttClient, broker_url, intent_qos_asked
 
 WAIT = 20.0
 RESEND_AFTER = 0.5  # seconds without an answer before the same intent is sent again
@@ -69,15 +69,25 @@ class Mailbox:
 
 
 class Lobby:
-    """The lobby as the web service asks it (service account ``web``)."""
+    """The lobby as the web service asks it (service account ``web``); like the web
+    service, it learns from the tables service's status the QoS phones send intents at."""
 
     def __init__(self, cluster: NatsCluster) -> None:
         self.box = Mailbox()
+        self.intent_qos = 1
+        self.status_heard = threading.Event()
         self.client = MqttClient(cluster.service_broker("web"))
         for op in topics.LOBBY_OPS:
             self.client.subscribe(topics.lobby_response(op), self.box.put)
         self.client.subscribe(f"{topics.BASE}/table/+/view", self.box.put, qos=0)
+        self.client.subscribe(topics.service_status("tables"), self._on_tables_status)
         self.client.start().wait_connected(WAIT)
+
+    def _on_tables_status(self, topic: str, payload: bytes) -> None:
+        asked = intent_qos_asked(payload)
+        if asked is not None:
+            self.intent_qos = asked
+            self.status_heard.set()
 
     def request(self, op: str, timeout: float = WAIT, **body: Any) -> dict[str, Any]:
         request_id = uuid.uuid4().hex[:12]
@@ -86,23 +96,29 @@ class Lobby:
         return self.box.wait(topics.lobby_response(op), lambda m: m["id"] == request_id, timeout)
 
     def wait_for_service(self, timeout: float = 30.0) -> None:
+        """Until the tables service answers, and its "online" status has been heard."""
         deadline = time.monotonic() + timeout
         while True:
             try:
                 self.request("join", timeout=0.5, table="NONE", name="probe")
-                return
+                break
             except AssertionError:
                 if time.monotonic() > deadline:
                     raise
+        assert self.status_heard.wait(max(0.0, deadline - time.monotonic()))
 
     def stop(self) -> None:
         self.client.stop()
 
 
 class Phone:
-    """One player's phone: its own login, its own seat; first connected to node ``node``."""
+    """One player's phone: its own login, its own seat; first connected to node ``node``;
+    intents sent at ``intent_qos``, as the web service tells the phone page."""
 
-    def __init__(self, cluster: NatsCluster, joined: dict[str, Any], node: int) -> None:
+    def __init__(
+        self, cluster: NatsCluster, joined: dict[str, Any], node: int, intent_qos: int
+    ) -> None:
+        self.intent_qos = intent_qos
         self.table, self.seat = str(joined["table"]), int(joined["seat"])
         self.player_id, self.username = str(joined["player_id"]), str(joined["username"])
         self.host, self.node = bool(joined["host"]), node
@@ -134,7 +150,11 @@ class Phone:
         may hold no retained one, or an old one)."""
         self.connections.append(time.monotonic())
         sync = {"v": 1, "id": uuid.uuid4().hex[:12], "op": "sync"}
-        self.client.publish(self.intent_topic, json.dumps(sync))
+        self.send_intent(json.dumps(sync))
+
+    def send_intent(self, payload: str, topic: str | None = None) -> None:
+        """Publish an intent (this seat's, or the host's on ``topic``) at ``intent_qos``."""
+        self.client.publish(topic or self.intent_topic, payload, qos=self.intent_qos)
 
     def host_op(self, op: str, seq: int | None = None) -> dict[str, Any] | None:
         """Send a host op until answered; None once a view past ``seq`` shows it done."""
@@ -142,7 +162,7 @@ class Phone:
         message = {"v": 1, "id": request_id, "op": op, "player": self.player_id}
         reply_topic = topics.host_topic(self.table, "reply")
         while True:
-            self.client.publish(topics.host_topic(self.table, "intent"), json.dumps(message))
+            self.send_intent(json.dumps(message), topics.host_topic(self.table, "intent"))
             try:
                 return self.box.wait(reply_topic, lambda m: m["id"] == request_id, RESEND_AFTER)
             except AssertionError:
@@ -210,7 +230,7 @@ class Table:
         action = view["state"]["legal_actions"][0]
         payload = json.dumps(act_intent(intent_id, view["seq"], mover.player_id, action))
         while not self.stopping.is_set():
-            mover.client.publish(mover.intent_topic, payload)
+            mover.send_intent(payload)
             try:
                 reply = mover.box.wait(
                     mover.reply_topic, lambda m: m["id"] == intent_id, RESEND_AFTER

@@ -123,6 +123,7 @@ def copies(cluster: NatsCluster, observer: JetStreamStore, tmp_path: Path) -> It
 def lobby(cluster: NatsCluster, copies: list[Copy]) -> Iterator[Lobby]:
     made = Lobby(cluster)
     made.wait_for_service()
+    assert made.intent_qos == 0  # on NATS, as the pages are told (``/api/config``)
     yield made
     made.stop()
 
@@ -138,7 +139,8 @@ def open_tables(cluster: NatsCluster, lobby: Lobby, count: int) -> list[Table]:
         for name in ("Ana", "Ben"):
             joined = lobby.request("join", table=code, name=name, lang="en")
             assert joined["status"] == "ok", joined
-            phones.append(Phone(cluster, joined["data"], number % len(cluster.specs)))
+            node = number % len(cluster.specs)
+            phones.append(Phone(cluster, joined["data"], node, lobby.intent_qos))
             number += 1
         table = Table(code, phones, PACE)
         started = table.host.host_op("start")
