@@ -26,6 +26,9 @@ def broker_address(settings: WebSettings) -> BrokerUrl:
     return url
 
 
+STATUS_WAIT = 1.0  # seconds the first page's config waits for the tables service's status
+
+
 class LazyMqttLobby:
     """A ``Lobby`` that connects as the service account the first time it is asked."""
 
@@ -34,6 +37,7 @@ class LazyMqttLobby:
         self._lock = threading.Lock()
         self._lobby: MqttLobby | None = None
         self._client: MqttClient | None = None
+        self._status_awaited = False
 
     def _connect(self) -> MqttLobby:
         client = MqttClient(broker_address(self._settings), service=SERVICE_NAME)
@@ -65,12 +69,21 @@ class LazyMqttLobby:
 
     @property
     def intent_qos(self) -> int:
-        """The QoS the tables service asks intents at (1 until this lobby has connected)."""
+        """The QoS the tables service asks intents at, for a page's config; 1 until the
+        lobby has connected (a page's config never waits for the broker). The first page
+        after that waits a moment for the service's retained status, which comes just
+        after the connection: a phone joining the first table sends at the right QoS."""
         lobby = self._lobby
-        return 1 if lobby is None else lobby.intent_qos
+        if lobby is None:
+            return 1
+        if not self._status_awaited:
+            self._status_awaited = True  # once: a service that is down costs no page a wait
+            lobby.status_heard.wait(STATUS_WAIT)
+        return lobby.intent_qos
 
     def close(self) -> None:
         with self._lock:
             if self._client is not None:
                 self._client.stop()
             self._client, self._lobby = None, None
+            self._status_awaited = False

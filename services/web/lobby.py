@@ -85,6 +85,7 @@ class MqttLobby:
         # The QoS the pages send intents at, as the tables service's status asks (its
         # ``intent_qos``: 0 on a NATS cluster, where the pages' resends make delivery good).
         self.intent_qos = 1
+        self.status_heard = threading.Event()
         for op in LOBBY_OPS:
             transport.subscribe(lobby_response(op), self._on_response)
         transport.subscribe(f"{BASE}/table/+/view", self._on_table_view)
@@ -135,6 +136,7 @@ class MqttLobby:
         asked = intent_qos_asked(payload)
         if asked is not None:
             self.intent_qos = asked
+            self.status_heard.set()
 
     def _on_table_view(self, topic: str, payload: bytes) -> None:
         try:
