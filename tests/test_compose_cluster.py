@@ -220,10 +220,17 @@ def _play_until_the_bot_moved(ana: Seat, bot_moves_wanted: int) -> None:
         if public["state"]["current_seat"] == ana.seat:
             action = hint_action(own["state"]["game"], own["state"])
             intent = act_intent(uuid.uuid4().hex[:8], own["seq"], own["player"], action)
-            ana.client.publish(topics.seat_topic(ana.table, ana.seat, "intent"), json.dumps(intent))
-            with ana.changed:
-                assert ana.changed.wait_for(lambda i=intent: i["id"] in ana.replies, WAIT)
-                assert ana.replies[intent["id"]]["status"] == "ok", ana.replies[intent["id"]]
+            # Sent again, same id, until answered, as every client must (protocol/README.md):
+            # a copy whose store is electing a leader drops an intent unanswered.
+            answered_by = time.monotonic() + WAIT
+            while True:
+                topic = topics.seat_topic(ana.table, ana.seat, "intent")
+                ana.client.publish(topic, json.dumps(intent))
+                with ana.changed:
+                    if ana.changed.wait_for(lambda i=intent: i["id"] in ana.replies, 2.0):
+                        break
+                assert time.monotonic() < answered_by, "the intent was never answered"
+            assert ana.replies[intent["id"]]["status"] == "ok", ana.replies[intent["id"]]
         else:
             bot_moves += 1  # the bot's turn: only the bots service moves the table on
 
