@@ -41,6 +41,7 @@ from protocol import topics
 from protocol.messages import act_intent
 from services.bots.players import Player, make_player
 from services.broker.credentials import ServiceCredentials
+from services.mqtt import intent_qos_asked
 
 LOBBY_IN_FLIGHT = 16  # tables being set up at once by one generator
 PLAYER_LEVEL = "easy"  # the cheapest computer player: the generator must not be the bottleneck
@@ -113,12 +114,13 @@ class Generator:
 
     # ------------------------------------------------------------------ lobby
     def _on_lobby(self, topic: str, payload: bytes) -> None:
-        reply = orjson.loads(payload)
         if topic == topics.service_status("tables"):
             # As the web service tells the pages: intents at the QoS the tables service asks.
-            if reply.get("online"):
-                self.intent_qos = int(reply.get("intent_qos", 1))
+            asked = intent_qos_asked(payload)
+            if asked is not None:
+                self.intent_qos = asked
             return
+        reply = orjson.loads(payload)
         future = self.answers.pop(str(reply.get("id")), None)
         if future is not None and not future.done():
             future.set_result(reply)

@@ -49,6 +49,7 @@ class Seat:
     password: str
     host: bool
     ws_url: str
+    intent_qos: int = 1  # the QoS the tables service asks intents at (0 on a NATS cluster)
 
 
 def join(server: str, table: str, name: str, lang: str, timeout: float = 10.0) -> Seat:
@@ -71,6 +72,7 @@ def join(server: str, table: str, name: str, lang: str, timeout: float = 10.0) -
         password=str(data["password"]),
         host=bool(data["host"]),
         ws_url=str(data["ws_url"]),
+        intent_qos=int(data.get("intent_qos", 1)),
     )
 
 
@@ -84,6 +86,7 @@ _SEEN_REPLIES = 256  # ids of replies already shown, so a resend's second answer
 class _Pending:
     topic: str
     payload: bytes
+    qos: int
     first_sent: float
     last_sent: float
 
@@ -148,15 +151,16 @@ class SeatLink:
         """
         line_id = "t" + secrets.token_hex(6)
         message = {"v": 1, "id": line_id, "text": text[:500], "lang": lang}
-        self._send(line_id, self.topic("say"), encode("say", message))
+        # QoS 1: the assistant listens at QoS 1 (a person's lines are few).
+        self._send(line_id, self.topic("say"), encode("say", message), qos=1)
         return line_id
 
-    def _send(self, message_id: str, topic: str, payload: bytes) -> None:
+    def _send(self, message_id: str, topic: str, payload: bytes, qos: int) -> None:
         """Publish, and keep it to send again until a reply with ``message_id`` comes."""
         now = time.monotonic()
         with self._lock:
-            self._pending[message_id] = _Pending(topic, payload, now, now)
-        self.client.publish(topic, payload, qos=1)
+            self._pending[message_id] = _Pending(topic, payload, qos, now, now)
+        self.client.publish(topic, payload, qos=qos)
 
     def unanswered(self) -> list[str]:
         """The ids of lines sent and not answered yet."""
@@ -172,7 +176,7 @@ class SeatLink:
                     del self._pending[line_id]
                 elif every or now - pending.last_sent >= RESEND_AFTER:
                     pending.last_sent = now
-                    self.client.publish(pending.topic, pending.payload, qos=1)
+                    self.client.publish(pending.topic, pending.payload, qos=pending.qos)
 
     def _resend_loop(self) -> None:
         while not self._stopped.wait(RESEND_AFTER / 4):
@@ -199,7 +203,7 @@ class SeatLink:
         command_id = "h" + secrets.token_hex(6)
         message = {"v": 1, "id": command_id, "op": op}
         topic = topics.host_topic(self.seat.table, "intent")
-        self._send(command_id, topic, encode("host_intent", message))
+        self._send(command_id, topic, encode("host_intent", message), qos=self.seat.intent_qos)
         return command_id
 
     def _ours(self, reply_id: str) -> bool:
@@ -212,7 +216,7 @@ class SeatLink:
         online = encode("presence", {"v": 1, "online": True})
         client.publish(self.topic("presence"), online, qos=1, retain=True)
         sync = {"v": 1, "id": "sync" + secrets.token_hex(4), "op": "sync"}
-        client.publish(self.topic("intent"), encode("intent", sync), qos=1)
+        client.publish(self.topic("intent"), encode("intent", sync), qos=self.seat.intent_qos)
         self._resend(every=True)  # what was said before the connection dropped, same ids
         self.connected.set()
 

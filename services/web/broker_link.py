@@ -52,20 +52,18 @@ class LazyMqttLobby:
         self._client = client
         return lobby
 
-    def request(self, op: str, message: Mapping[str, Any]) -> dict[str, Any]:
+    def _connected(self) -> MqttLobby:
         with self._lock:
             if self._lobby is None:
                 self._lobby = self._connect()
-            lobby = self._lobby
-        return lobby.request(op, message)
+            return self._lobby
+
+    def request(self, op: str, message: Mapping[str, Any]) -> dict[str, Any]:
+        return self._connected().request(op, message)
 
     def peek(self, table: str, wait: float = 1.0) -> dict[str, Any] | None:
         """A table's public summary (see ``MqttLobby.peek``)."""
-        with self._lock:
-            if self._lobby is None:
-                self._lobby = self._connect()
-            lobby = self._lobby
-        return lobby.peek(table, wait)
+        return self._connected().peek(table, wait)
 
     @property
     def intent_qos(self) -> int:
@@ -73,12 +71,15 @@ class LazyMqttLobby:
         lobby has connected (a page's config never waits for the broker). The first page
         after that waits a moment for the service's retained status, which comes just
         after the connection: a phone joining the first table sends at the right QoS."""
-        lobby = self._lobby
+        with self._lock:
+            lobby = self._lobby
+            first = lobby is not None and not self._status_awaited
+            # Once: a service that is down costs no page a wait.
+            self._status_awaited = self._status_awaited or first
         if lobby is None:
             return 1
-        if not self._status_awaited:
-            self._status_awaited = True  # once: a service that is down costs no page a wait
-            lobby.status_heard.wait(STATUS_WAIT)
+        if first:
+            lobby.status_heard.wait(STATUS_WAIT)  # outside the lock: requests go on
         return lobby.intent_qos
 
     def close(self) -> None:

@@ -9,6 +9,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +173,42 @@ def test_an_unanswered_host_command_is_sent_again_same_id_and_applied_once(
         link.stop()
         if tables is not None:
             tables.stop()
+
+
+@pytest.mark.parametrize("intent_qos", [0, 1])
+def test_intents_go_at_the_qos_the_tables_service_asks_and_lines_at_qos_1(
+    stack: Stack, intent_qos: int
+) -> None:
+    """The join response's ``intent_qos`` (0 on a NATS cluster) is what the sync and host
+    commands go at; typed lines go to the assistant, which listens at QoS 1."""
+    assert stack.web is not None
+    web = stack.web.url.rstrip("/")
+    table = create_table(web)
+    joined = join(web, table, "Ana", "en")
+    assert joined.intent_qos == 1  # what the tables service on SQLite asks
+    seat = replace(joined, intent_qos=intent_qos)  # as a NATS cluster's would
+    link = SeatLink(seat, lambda kind, message: None)
+    # The QoS each topic was first published at, read at paho's door (the embedded broker
+    # hands a QoS 0 message to a QoS 1 subscriber at QoS 1, so a listener cannot tell).
+    sent: dict[str, int] = {}
+    publish = link.client.publish
+
+    def spy(topic: str, payload: Any = None, qos: int = 0, retain: bool = False) -> Any:
+        sent.setdefault(topic, qos)
+        return publish(topic, payload, qos=qos, retain=retain)
+
+    link.client.publish = spy  # type: ignore[method-assign]
+    try:
+        link.start()
+        assert link.connected.wait(WAIT)
+        link.host("start")
+        link.say("whose turn is it?", "en")
+        wait_until(lambda: len(sent) == 4, "the four messages")
+        assert sent == {
+            topics.seat_topic(table, seat.seat, "presence"): 1,
+            topics.seat_topic(table, seat.seat, "intent"): intent_qos,
+            topics.host_topic(table, "intent"): intent_qos,
+            topics.seat_topic(table, seat.seat, "say"): 1,
+        }
+    finally:
+        link.stop()
