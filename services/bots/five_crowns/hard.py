@@ -58,9 +58,9 @@ class Player(normal.Player):
     def discard(self, view: Mapping[str, Any], actions: Any) -> dict[str, Any]:
         hand, wild_rank = hand_of(view), int(view["wild_rank"])
         ranked = discard_ranking(hand, wild_rank, allowed_discards(actions))
-        others = _others_in_order(view, int(view["seat"]))
-        if view.get("went_out") is not None or not others:
-            return self._safest(actions, ranked, others)
+        next_seat = _next_seat(view, int(view["seat"]))
+        if view.get("went_out") is not None or next_seat is None:
+            return self._safest(actions, ranked, next_seat)
         unseen = self.unseen(view)
         best: tuple[float, Card] | None = None
         # No cut on the penalty now: keeping a wild (a joker is 50 now) is often far worse
@@ -75,25 +75,24 @@ class Player(normal.Player):
         return discard_of(actions, best[1]) or actions[0]
 
     def _safest(
-        self, actions: Any, ranked: list[tuple[int, Card]], others: list[int]
+        self, actions: Any, ranked: list[tuple[int, Card]], next_seat: int | None
     ) -> dict[str, Any]:
         """The last turn (or no one else to fear): the lowest penalty now, and among equal
         ones the card the next player is least likely to want."""
         best_now = ranked[0][0]
         ties = [card for now, card in ranked if now == best_now]
-        if len(ties) > 1 and others:
-            wanted = self.memory.held.get(others[0], Counter())
+        if len(ties) > 1 and next_seat is not None:
+            wanted = self.memory.held.get(next_seat, Counter())
             ties.sort(key=lambda card: _closeness(card, wanted))
         return discard_of(actions, ties[0]) or actions[0]
 
 
-def _others_in_order(view: Mapping[str, Any], seat: int) -> list[int]:
-    """The other seats dealt this round, in turn order after ``seat``."""
+def _next_seat(view: Mapping[str, Any], seat: int) -> int | None:
+    """The seat dealt this round that plays after ``seat`` (None: no one else)."""
     players: Sequence[int] = view.get("players") or ()
-    if seat not in players:
-        return []
-    start = list(players).index(seat)
-    return [players[(start + step) % len(players)] for step in range(1, len(players))]
+    if seat not in players or len(players) < 2:
+        return None
+    return players[(list(players).index(seat) + 1) % len(players)]
 
 
 def _closeness(card: Card, wanted: Counter[Card]) -> int:
