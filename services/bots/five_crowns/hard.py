@@ -3,15 +3,18 @@ the damage at the end of a round.
 
 - It remembers the public events (who took which card from the pile, who threw what),
   so the cards others collect are not counted as possible stock cards.
-- Each discard it considers is judged by the hand it keeps: the expected lowest penalty
-  that hand would leave after each of its next ``DRAWS_AHEAD`` stock cards
-  (``values.expected_lowest_of_draws``). That counts the outs (the cards that would meld),
-  where the mean of one draw (``normal``'s horizon) sees only the next turn. Even when
-  another seat goes out first, this seat still has one last turn, so the penalty held
-  now never counts as it is.
+- It judges every hand it could keep by its outlook (``outlook.Outlook``): the expected
+  lowest penalty that hand would leave after each of its next ``DRAWS_AHEAD`` stock cards.
+  That counts the outs (the cards that would meld), where the mean of one draw
+  (``normal``'s horizon) sees only the next turn. Even when another seat goes out first,
+  this seat still has one last turn, so the penalty held now never counts as it is.
+- Its discard keeps the best outlook. Its draw compares the pile's top, with the discard
+  it would then make, against every card the stock may bring, with its discard or thrown
+  back: by the same measure, so it takes a card that makes outs, and leaves one that
+  lowers the penalty now at the cost of them.
 - Late in a round, when someone has gone out, only the penalty now counts (damage
-  limitation), and among equal throws the card the next player is least likely to want
-  (what it took from the pile) goes.
+  limitation; ``normal``'s draw), and among equal throws the card the next player is
+  least likely to want (what it took from the pile) goes.
 """
 
 from __future__ import annotations
@@ -20,59 +23,83 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.cards import Card
+from engine.cards import Card, parse_card
 from services.bots.five_crowns import normal
-from services.bots.five_crowns.common import allowed_discards, discard_of, hand_of
-from services.bots.five_crowns.values import discard_ranking, expected_lowest_of_draws
+from services.bots.five_crowns.common import (
+    allowed_discards,
+    banned_card,
+    discard_of,
+    draw_from,
+    hand_of,
+)
+from services.bots.five_crowns.outlook import Outlook
+from services.bots.five_crowns.values import discard_ranking
 
-CANDIDATES = 4  # discards looked at beyond the solver's best
+CANDIDATES = 5  # discards looked at: the solver's best few
+# For each card the stock may bring, only the solver's best discard (or the card thrown
+# back): two played the same within noise at twice the time (decision p99 50 ms).
+STOCK_CANDIDATES = 1
 # Stock draws a kept hand is judged over. Measured (below): 2 sees too little, 4 and 5
 # count on more turns than a round usually leaves.
 DRAWS_AHEAD = 3
 
 
 class Player(normal.Player):
-    """Draws like ``normal`` (with the others' taken cards known), discards by outs."""
+    """Draws and discards by the outlook of the hand it keeps; on the last turn, by the
+    penalty now."""
 
-    # Measured in the arena (four seats, against three ``normal``; paired on the same
-    # deals, 95% intervals). The rule before this one judged a discard by the mean penalty
-    # after one draw, weighted by the chance, from sampled hands of the others
-    # (determinisation), that the round ends before this seat plays again: 29.6%
-    # (28.8 .. 30.5) on 4000 games, seed 101; 29.9% on seed 202. This rule: 30.8% and
-    # 30.9% on the same deals, +1.13% (+0.34 .. +1.92) and +1.01% (+0.20 .. +1.81), a
-    # point of score better a game, pooled +1.07% (+0.51 .. +1.64). On 2000 games
-    # (seed 101): 2 draws +0.47%, 4 draws +0.99%, 5 draws +0.50%; the old risk weight kept
-    # on top of this rule (the round going on weighted 0.3) -0.6% against it, and the
-    # risk read more sharply from the others' throws nothing; one draw's mean when the
-    # round will likely end and three draws' lowest otherwise +0.85% (this rule +1.23%):
-    # once the outs are counted, the sampled risk of the round ending adds nothing, so
-    # it is no longer sampled. Choosing the pile or the stock by the same measure (the
-    # best kept hand after taking each): +0.29% (-0.35 .. +0.93) more on 7000 games, at
-    # 30 times the decision time (p99 ~110 ms, maxima past 200 ms): not kept.
-    # Earlier rules, measured and not kept (4000 games, seed 101, paired): denying the
-    # next seat the thrown card (-2.4%, -0.6%); always taking a wild from the pile
-    # (-0.5%); a bonus for the chance of going out on the next draw (+0.3%, n.s.); the
-    # standings (+0.2%); six candidates and the next seat's wants as a tie-break (+0.2%);
-    # two draws ahead by sampled first draws (-1.1%); 24 sampled hands a seat.
+    # Measured in the arena (four seats, against three ``normal``; 4000 games a seed,
+    # paired on the same deals, 95% intervals).
+    # - The draw by outlook (this rule) against ``normal``'s draw (the penalty after one
+    #   draw) with the same discards: 30.8% -> 31.2% (seed 101) and 30.9% -> 31.8% (seed
+    #   202); pooled +0.64% (+0.05 .. +1.23), and the score against the others 0.68 and
+    #   0.97 a game better (each +-0.45). Decision p99 27 ms (CPU). Looking at two discards
+    #   for each stock card: the same within noise, at twice the time. Counting the stock
+    #   cards that meld with nothing as thrown back, even a low one that could replace a
+    #   high one: +0.32% (-0.29 .. +0.93), score 0.48 better.
+    # - The discard by outlook against the rule before it (the mean penalty after one draw,
+    #   weighted by a sampled chance, from dealt hands of the others consistent with what
+    #   they took, that the round ends first: determinisation): 29.6% -> 30.8% and
+    #   29.9% -> 30.9%, pooled +1.07% (+0.51 .. +1.64). With the outs counted, that sampled
+    #   risk added nothing, so it is gone. Horizons: 2 draws +0.47%, 4 draws +0.99%,
+    #   5 draws +0.50% (2000 games, against the old rule; 3: +1.23%); by hand size (2, 3
+    #   or 4 draws) -0.08% and -0.14% against 3; the number of turns a round has left, read
+    #   from how rounds end among ``normal`` players, -0.75% (+-0.45), and that plus one
+    #   draw +0.00% (+-0.25); crediting one draw's mean gain to each further draw -5%.
+    # - Earlier rules, measured and not kept: denying the next seat the thrown card
+    #   (-2.4%, -0.6%); always taking a wild from the pile (-0.5%); a bonus for the chance
+    #   of going out on the next draw (+0.3%, n.s.); the standings (+0.2%); six candidates
+    #   and the next seat's wants as a tie-break (+0.2%); two draws ahead by sampled first
+    #   draws (-1.1%); 24 sampled hands a seat.
+
+    def draw(self, view: Mapping[str, Any], actions: Any) -> dict[str, Any]:
+        stock, pile = draw_from(actions, "stock"), draw_from(actions, "discard")
+        if view.get("went_out") is not None or stock is None or pile is None:
+            return super().draw(view, actions)  # the last turn: the penalty after it
+        hand = hand_of(view)
+        unseen = self.unseen(view)
+        if not unseen:
+            return stock
+        outlook = Outlook(int(view["wild_rank"]), unseen, DRAWS_AHEAD)
+        taken = [*hand, parse_card(view["discard_top"])]
+        banned = banned_card(view)
+        choices = [card for card in taken if card != banned]
+        by_pile, _ = outlook.best_discard(taken, choices, CANDIDATES)
+        if by_pile >= outlook.of(hand):
+            return stock  # any stock card can be thrown back: the stock is at least as good
+        return stock if outlook.after_stock(hand, STOCK_CANDIDATES) <= by_pile else pile
 
     def discard(self, view: Mapping[str, Any], actions: Any) -> dict[str, Any]:
         hand, wild_rank = hand_of(view), int(view["wild_rank"])
-        ranked = discard_ranking(hand, wild_rank, allowed_discards(actions))
         next_seat = _next_seat(view, int(view["seat"]))
         if view.get("went_out") is not None or next_seat is None:
+            ranked = discard_ranking(hand, wild_rank, allowed_discards(actions))
             return self._safest(actions, ranked, next_seat)
-        unseen = self.unseen(view)
-        best: tuple[float, Card] | None = None
+        outlook = Outlook(wild_rank, self.unseen(view), DRAWS_AHEAD)
         # No cut on the penalty now: keeping a wild (a joker is 50 now) is often far worse
         # now and far better after the next draws.
-        for _, card in ranked[: CANDIDATES + 1]:
-            kept = list(hand)
-            kept.remove(card)
-            score = expected_lowest_of_draws(kept, wild_rank, unseen, DRAWS_AHEAD)
-            if best is None or score < best[0]:
-                best = (score, card)
-        assert best is not None
-        return discard_of(actions, best[1]) or actions[0]
+        _, card = outlook.best_discard(hand, allowed_discards(actions), CANDIDATES)
+        return discard_of(actions, card) or actions[0]
 
     def _safest(
         self, actions: Any, ranked: list[tuple[int, Card]], next_seat: int | None

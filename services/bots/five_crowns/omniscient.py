@@ -1,9 +1,11 @@
 """Five Crowns, ``omniscient``: for the arena's measurements only, never at a table.
 
 It is ``hard`` told the truth: the stock's order. Its draw knows the very card the stock
-brings; its discard judges a kept hand by the cards it would really draw next (were
-every seat to draw from the stock), in place of ``hard.DRAWS_AHEAD`` unseen ones. What
-it wins bounds what ``hard``'s way of playing could win with perfect knowledge.
+brings, and takes whichever of it and the pile's top leaves the lower penalty
+(``normal``'s rule, given the truth); its discard judges a kept hand by the cards it
+would really draw next (were every seat to draw from the stock), in place of
+``hard.DRAWS_AHEAD`` unseen ones. What it wins bounds what ``hard``'s way of playing
+could win with perfect knowledge.
 """
 
 from __future__ import annotations
@@ -15,13 +17,16 @@ from typing import Any
 from engine.cards import Card
 from engine.five_crowns import FiveCrownsState
 from engine.five_crowns.model import Phase
-from services.bots.five_crowns import hard
+from services.bots.five_crowns import hard, normal
 
 
 class Player(hard.Player):
     def __init__(self, seed: int | str) -> None:
         super().__init__(seed)
         self.truth: FiveCrownsState | None = None
+
+    def draw(self, view: Mapping[str, Any], actions: Any) -> dict[str, Any]:
+        return normal.Player.draw(self, view, actions)  # the truth: no outlook needed
 
     def see_everything(self, state: FiveCrownsState) -> None:
         self.truth = state

@@ -1,11 +1,11 @@
-"""Five Crowns ``hard``: how it judges a discard."""
+"""Five Crowns ``hard``: how it judges a discard and a draw."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.cards import Card
-from services.bots.five_crowns import hard
+from services.bots.five_crowns import hard, normal
 from services.bots.five_crowns.values import expected_after_draw
 
 # Round 1 (threes wild): three cards dealt, four held before the discard.
@@ -60,3 +60,39 @@ def test_on_the_last_turn_only_the_penalty_now_counts() -> None:
     now goes, a wild included."""
     view = discard_view(HAND, 3, went_out=1)
     assert hard.Player(1).discard(view, discards(HAND))["card"] == str(Card(3, "S"))
+
+
+DRAWS = [{"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}]
+
+
+def draw_source(
+    player: normal.Player, hand: list[Card], wild_rank: int, top: Card, **changes: Any
+) -> str:
+    view = discard_view(hand, wild_rank, discard_top=str(top), discard_count=1, **changes)
+    player.observe(view)
+    return str(player.choose({**view, "legal_actions": DRAWS})["source"])
+
+
+def test_takes_a_wild_from_the_pile_for_its_outs_where_one_draw_would_not() -> None:
+    """Round 1, threes wild. Taking the three of diamonds adds 20 now (no two naturals
+    meld with it yet), so the one-draw horizon draws from the stock; but with it kept,
+    any queen, ten or seven drawn, and most cards near them, makes a meld: ``hard``
+    takes it."""
+    hand = [Card(12, "C"), Card(10, "S"), Card(7, "H")]
+    assert draw_source(normal.Player(1), hand, 3, Card(3, "D")) == "stock"
+    assert draw_source(hard.Player(1), hand, 3, Card(3, "D")) == "discard"
+
+
+def test_leaves_a_lower_card_on_the_pile_when_it_makes_no_outs() -> None:
+    """Round 2, fours wild. The eight of hearts in place of the queen lowers the penalty
+    by four now, which the one-draw horizon takes; it melds with nothing, and a stock card
+    may: ``hard`` draws from the stock."""
+    hand = [Card(9, "D"), Card(3, "S"), Card(7, "S"), Card(12, "D")]
+    assert draw_source(normal.Player(1), hand, 4, Card(8, "H")) == "discard"
+    assert draw_source(hard.Player(1), hand, 4, Card(8, "H")) == "stock"
+
+
+def test_on_the_last_turn_it_draws_for_the_penalty_after_it() -> None:
+    """Someone went out: no draw comes after this one, so the wild is not taken."""
+    hand = [Card(12, "C"), Card(10, "S"), Card(7, "H")]
+    assert draw_source(hard.Player(1), hand, 3, Card(3, "D"), went_out=1) == "stock"
