@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 
 from engine.cards import Card
 from services.bots.five_crowns.values import (
-    canonical,
     discard_ranking,
     expected_lowest_of_draws,
+    kinds,
     pricer_for,
 )
 
@@ -62,11 +62,9 @@ class Outlook:
         looked at: the others go straight back."""
         as_is = self.of(hand)
         pricer = pricer_for(hand, self.wild_rank)
-        kinds: Counter[Card] = Counter()
-        for card, copies in self.unseen.items():
-            kinds[canonical(card, self.wild_rank)] += copies
+        cards = kinds(self.unseen, self.wild_rank)
         total = 0.0
-        for card, copies in kinds.items():
+        for card, copies in cards.items():
             ceiling, settled, _ = pricer.kind(card)
             if settled and ceiling >= pricer.keep:
                 # It melds with nothing and lowers nothing: thrown back.
@@ -74,4 +72,4 @@ class Outlook:
             else:
                 taken = [*hand, card]
                 total += copies * min(as_is, self.best_discard(taken, taken, candidates)[0])
-        return total / sum(kinds.values())
+        return total / sum(cards.values())

@@ -95,11 +95,12 @@ def _rank_sums() -> tuple[int, ...]:
 _RANK_SUMS = _rank_sums()  # a few thousand small ints
 
 
-def _kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
-    kinds: Counter[Card] = Counter()
+def kinds(unseen: Counter[Card], wild_rank: int) -> Counter[Card]:
+    """``unseen`` with the interchangeable wilds counted as one card (``canonical``)."""
+    counted: Counter[Card] = Counter()
     for card, copies in unseen.items():
-        kinds[canonical(card, wild_rank)] += copies
-    return kinds
+        counted[canonical(card, wild_rank)] += copies
+    return counted
 
 
 class DrawPricer:
@@ -325,7 +326,7 @@ class DrawPricer:
 
     def values(self, unseen: Counter[Card]) -> Iterator[tuple[int, int]]:
         """``(copies, value)`` for every kind of card in ``unseen``."""
-        for card, copies in _kinds(unseen, self.wild_rank).items():
+        for card, copies in kinds(unseen, self.wild_rank).items():
             ceiling, settled, _ = self.kind(card)
             yield copies, ceiling if settled else self.value(card)
 
