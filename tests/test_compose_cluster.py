@@ -222,10 +222,10 @@ def _play_until_the_bot_moved(ana: Seat, bot_moves_wanted: int) -> None:
             intent = act_intent(uuid.uuid4().hex[:8], own["seq"], own["player"], action)
             # Sent again, same id, until answered, as every client must (protocol/README.md):
             # a copy whose store is electing a leader drops an intent unanswered.
+            topic, payload = topics.seat_topic(ana.table, ana.seat, "intent"), json.dumps(intent)
             answered_by = time.monotonic() + WAIT
             while True:
-                topic = topics.seat_topic(ana.table, ana.seat, "intent")
-                ana.client.publish(topic, json.dumps(intent))
+                ana.client.publish(topic, payload)
                 with ana.changed:
                     if ana.changed.wait_for(lambda i=intent: i["id"] in ana.replies, 2.0):
                         break

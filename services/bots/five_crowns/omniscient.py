@@ -4,8 +4,8 @@ It is ``hard`` told the truth: the stock's order. Its draw knows the very card t
 brings, and takes whichever of it and the pile's top leaves the lower penalty
 (``normal``'s rule, given the truth); its discard judges a kept hand by the cards it
 would really draw next (were every seat to draw from the stock), in place of
-``hard.DRAWS_AHEAD`` unseen ones. What it wins bounds what ``hard``'s way of playing
-could win with perfect knowledge.
+``hard.DRAWS_AHEAD`` unseen ones. What it wins bounds what ``hard``'s discards could
+win with perfect knowledge (its draw is the plain one, not ``hard``'s outlook).
 """
 
 from __future__ import annotations
