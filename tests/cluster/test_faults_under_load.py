@@ -289,7 +289,13 @@ def test_kill_9_of_a_tables_service_and_of_a_node_under_load_loses_nothing(
         leases = observer.leases.snapshot()
         if all(converged(observer, table, leases[table.code].epoch) for table in tables):
             break
-        assert time.monotonic() < deadline, "the screens did not converge to the logs"
+        if time.monotonic() > deadline:
+            behind = {
+                table.code: {"log": observer.log_length(table.code), **describe(table)}
+                for table in tables
+                if not converged(observer, table, leases[table.code].epoch)
+            }
+            pytest.fail(f"the screens did not converge to the logs: {behind}")
         time.sleep(0.2)
     assert set(owners(observer, tables).values()) <= {copy.owner for copy in copies}
     for table in tables:
